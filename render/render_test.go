@@ -1,0 +1,160 @@
+package render
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name.golden, or rewrites it with -update.
+// On a mismatch it shows both versions line by line from the first difference.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render -update to create it)", err)
+	}
+	if got == string(want) {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			t.Fatalf("%s differs from line %d:\n got: %q\nwant: %q\n\nwhole output:\n%s\n(run with -update if the change is intended)", path, i+1, gl, wl, got)
+		}
+	}
+}
+
+// newGame plays moves (typed as a player would) in turn order.
+func newGame(t *testing.T, r game.Rules, tokens string, moves ...string) *game.Game {
+	t.Helper()
+	g, err := game.New(r, game.Fast, []rune(tokens))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		c, err := game.ParsePosition(r, m)
+		if err != nil {
+			t.Fatalf("%q: %v", m, err)
+		}
+		if _, err := g.Play(g.Turn(), c); err != nil {
+			t.Fatalf("%q: %v", m, err)
+		}
+	}
+	return g
+}
+
+func TestTextGolden(t *testing.T) {
+	free := func(rows, cols, win int) game.Rules { return game.Rules{Rows: rows, Cols: cols, Win: win, Players: 2} }
+	tests := []struct {
+		name string
+		g    *game.Game
+	}{
+		{"classic_empty", newGame(t, game.Classic(), "XO")},
+		{"classic_midgame", newGame(t, game.Classic(), "XO", "4", "0", "2")},
+		{"classic_won", newGame(t, game.Classic(), "XO", "0", "3", "1", "4", "2")},
+		{"free_4x5", newGame(t, free(4, 5, 3), "XO", "0,0", "3,4", "1,2")},
+		{"free_12x12_double_digits", newGame(t, free(12, 12, 5), "XO", "10,11", "0,0", "11,10")},
+		{"free_won_diagonal", newGame(t, free(5, 5, 4), "XO", "0,0", "0,4", "1,1", "1,4", "2,2", "2,4", "3,3")},
+		{"gravity_seed003", newGame(t, game.Rules{Rows: 6, Cols: 9, Win: 5, Gravity: true, Players: 2}, "XO", "3", "3", "3", "3", "3", "3", "4")},
+		{"gravity_won", newGame(t, game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, "XO", "0", "1", "1", "2", "2", "3", "2", "3", "3", "6", "3")},
+		{"three_players", newGame(t, game.Rules{Rows: 4, Cols: 4, Win: 3, Players: 3}, "XO#", "0,0", "1,1", "2,2")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden(t, tt.name, String(tt.g, Whole(tt.g.Rules())))
+		})
+	}
+}
+
+func TestViewportGolden(t *testing.T) {
+	r := game.Rules{Rows: 100, Cols: 100, Win: 25, Players: 2}
+	g := newGame(t, r, "XO", "50,50", "51,51", "0,0", "99,99")
+	for _, at := range []game.Coord{{Row: 50, Col: 50}, {Row: 0, Col: 0}, {Row: 99, Col: 99}} {
+		t.Run(at.String(), func(t *testing.T) {
+			win := Fit(r, 1800, at)
+			if !win.Contains(at) {
+				t.Fatalf("window %+v does not contain %v", win, at)
+			}
+			golden(t, fmt.Sprintf("viewport_100x100_%d_%d", at.Row, at.Col), String(g, win))
+		})
+	}
+}
+
+// TestFitNeverExceedsBudget draws windows of every board shape at several
+// budgets and checks the drawing fits and is as big as promised.
+func TestFitNeverExceedsBudget(t *testing.T) {
+	for _, gravity := range []bool{false, true} {
+		for _, size := range [][2]int{{3, 4}, {10, 10}, {19, 19}, {3, 100}, {100, 3}, {100, 100}} {
+			r := game.Rules{Rows: size[0], Cols: size[1], Win: 3, Gravity: gravity, Players: 2}
+			g := newGame(t, r, "XO")
+			for _, budget := range []int{200, 1000, 1800, 4000} {
+				for _, at := range []game.Coord{{Row: 0, Col: 0}, {Row: size[0] / 2, Col: size[1] / 2}, {Row: size[0] - 1, Col: size[1] - 1}} {
+					win := Fit(r, budget, at)
+					text := String(g, win)
+					if n := utf8.RuneCountInString(text); n > budget {
+						t.Errorf("%+v budget %d at %v: %d characters", r, budget, at, n)
+					}
+					if !win.Contains(at) {
+						t.Errorf("%+v budget %d: window %+v misses %v", r, budget, win, at)
+					}
+					if win.Top < 0 || win.Left < 0 || win.Top+win.Rows > r.Rows || win.Left+win.Cols > r.Cols {
+						t.Errorf("%+v: window %+v leaves the board", r, win)
+					}
+					if lines := strings.Count(text, "\n"); lines != win.Rows+1 {
+						t.Errorf("%+v: %d lines for %d rows", r, lines, win.Rows)
+					}
+				}
+			}
+		}
+	}
+	r := game.Rules{Rows: 100, Cols: 100, Win: 25, Players: 2}
+	if win := Fit(r, 1800, game.Coord{}); win.Rows*win.Cols < 400 {
+		t.Errorf("a 1800-character window of 100×100 shows only %d×%d cells", win.Rows, win.Cols)
+	}
+}
+
+func TestUserRows(t *testing.T) {
+	r := game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
+	lo, hi := Window{Top: 0, Rows: 2, Cols: 7}.UserRows(r)
+	if lo != 4 || hi != 5 {
+		t.Errorf("top two rows of a gravity board are %d–%d, want 4–5", lo, hi)
+	}
+}
+
+func BenchmarkText(b *testing.B) {
+	for _, size := range []int{3, 19, 100} {
+		r := game.Rules{Rows: size, Cols: size, Win: 3, Players: 2}
+		g, _ := game.New(r, game.Fast, []rune("XO"))
+		g.Play(0, game.Coord{Row: size / 2, Col: size / 2})
+		win := Fit(r, 1800, game.Coord{Row: size / 2, Col: size / 2})
+		b.Run(fmt.Sprintf("%dx%d", size, size), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = String(g, win)
+			}
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package render
+
+import (
+	"bufio"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// Empty is drawn for a free cell.
+const Empty = '.'
+
+// layout holds the widths a drawing of a board uses. Widths come from the
+// whole board, not the window, so a window's columns line up with the whole
+// board's.
+type layout struct {
+	label int // width of the row labels, 0 under gravity (no labels)
+	cell  int // width of a cell: the digits of the largest column index
+}
+
+func measure(r game.Rules) layout {
+	l := layout{cell: len(strconv.Itoa(r.Cols - 1))}
+	if !r.Gravity {
+		l.label = len(strconv.Itoa(r.Rows - 1))
+	}
+	return l
+}
+
+// lineLen is the longest a line of cols cells can be, newline included:
+// the label, cell+1 characters a column, a closing mark.
+func (l layout) lineLen(cols int) int { return l.label + cols*(l.cell+1) + 2 }
+
+// size bounds the bytes Text writes for rows×cols cells with single-byte
+// tokens (a header plus one line a row). Classic boards use their own drawing.
+func (l layout) size(rows, cols int) int { return (rows + 1) * l.lineLen(cols) }
+
+// maxCols is the widest window of h rows that fits budget.
+func (l layout) maxCols(h, budget int) int {
+	perLine := budget / (h + 1)
+	return (perLine - l.label - 2) / (l.cell + 1)
+}
+
+// Text draws the part of g inside win to w. Classic 3×3 boards are always
+// drawn whole, in seed 002's boxed style.
+func Text(w io.Writer, g *game.Game, win Window) error {
+	bw := bufio.NewWriter(w)
+	r := g.Rules()
+	last, hasLast := g.LastPlaced()
+	mark := marker{line: g.WinningLine(), last: last, hasLast: hasLast}
+	if r.IsClassic() {
+		classic(bw, g, mark)
+	} else {
+		grid(bw, g, win, mark)
+	}
+	return bw.Flush()
+}
+
+// String is Text into a string.
+func String(g *game.Game, win Window) string {
+	var sb strings.Builder
+	_ = Text(&sb, g, win) // a strings.Builder does not fail
+	return sb.String()
+}
+
+// marker knows which cells are highlighted.
+type marker struct {
+	line    []game.Coord
+	last    game.Coord
+	hasLast bool
+}
+
+func (m marker) isLast(c game.Coord) bool { return m.hasLast && c == m.last }
+func (m marker) inLine(c game.Coord) bool { return slices.Contains(m.line, c) }
+
+func cellText(g *game.Game, c game.Coord) string {
+	if p := g.At(c); p != game.NoPlayer {
+		return string(g.Token(p))
+	}
+	return string(Empty)
+}
+
+// grid draws a window of a free or gravity board. Each column takes cell+1
+// characters with the token in the last one, so the characters just left
+// and right of a token are free for its marks: [X] for the last move, *X* for
+// the winning run.
+func grid(w *bufio.Writer, g *game.Game, win Window, m marker) {
+	r := g.Rules()
+	l := measure(r)
+	width := l.label + win.Cols*(l.cell+1) + 1
+	line := make([]rune, width)
+	tokenAt := func(col int) int { return l.label + (col-win.Left)*(l.cell+1) + l.cell }
+	blank := func() {
+		for i := range line {
+			line[i] = ' '
+		}
+	}
+	// Header: the column numbers, right-aligned over the tokens.
+	blank()
+	for col := win.Left; col < win.Left+win.Cols; col++ {
+		putRight(line, strconv.Itoa(col), tokenAt(col))
+	}
+	writeLine(w, line)
+	for row := win.Top; row < win.Top+win.Rows; row++ {
+		blank()
+		if l.label > 0 {
+			putRight(line, strconv.Itoa(r.UserRow(row)), l.label-1)
+		}
+		for col := win.Left; col < win.Left+win.Cols; col++ {
+			c := game.Coord{Row: row, Col: col}
+			at := tokenAt(col)
+			line[at] = []rune(cellText(g, c))[0]
+			if m.inLine(c) && line[at-1] == ' ' {
+				line[at-1], line[at+1] = '*', '*'
+			}
+		}
+		if m.hasLast && m.last.Row == row && win.Contains(m.last) {
+			at := tokenAt(m.last.Col)
+			line[at-1], line[at+1] = '[', ']'
+		}
+		writeLine(w, line)
+	}
+}
+
+// putRight writes s so that its last character lands on index end.
+func putRight(line []rune, s string, end int) {
+	rs := []rune(s)
+	copy(line[end-len(rs)+1:], rs)
+}
+
+// classic draws seed 002's 3×3 box, with cell numbers in the empty cells.
+func classic(w *bufio.Writer, g *game.Game, m marker) {
+	const rule = "+---+---+---+"
+	writeLine(w, []rune(rule))
+	for row := 0; row < 3; row++ {
+		line := []rune{'|'}
+		for col := 0; col < 3; col++ {
+			c := game.Coord{Row: row, Col: col}
+			text := cellText(g, c)
+			if text == string(Empty) {
+				text = strconv.Itoa(row*3 + col)
+			}
+			open, end := ' ', ' '
+			switch {
+			case m.isLast(c):
+				open, end = '[', ']'
+			case m.inLine(c):
+				open, end = '*', '*'
+			}
+			line = append(line, open)
+			line = append(line, []rune(text)...)
+			line = append(line, end, '|')
+		}
+		writeLine(w, line)
+		writeLine(w, []rune(rule))
+	}
+}
+
+// writeLine writes line without trailing spaces, then a newline.
+func writeLine(w *bufio.Writer, line []rune) {
+	w.WriteString(strings.TrimRight(string(line), " "))
+	w.WriteByte('\n')
+}
