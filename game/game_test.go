@@ -117,7 +117,7 @@ func TestGameGravity(t *testing.T) {
 func TestGameResign(t *testing.T) {
 	r := Rules{Rows: 5, Cols: 5, Win: 4, Players: 3}
 	g := mustGame(t, r, Fast, "XOA")
-	play(t, g, Coord{0, 0}) // X
+	play(t, g, Coord{0, 0})             // X
 	if err := g.Resign(1); err != nil { // O resigns on their own turn
 		t.Fatal(err)
 	}
