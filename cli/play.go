@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/render"
+)
+
+// Play runs the seeds' terminal game on in and out: it asks for the rules,
+// plays turns until a win or a draw, and offers another game with new
+// settings. It returns nil when the players decline or input ends.
+func Play(in io.Reader, out io.Writer) error {
+	p := &prompter{in: bufio.NewScanner(in), out: out}
+	for {
+		err := playOne(p)
+		if err == nil {
+			var again bool
+			again, err = p.askYesNo("Would you like to play again? Y/N")
+			if err == nil && again {
+				continue
+			}
+		}
+		if errors.Is(err, errEndOfInput) {
+			fmt.Fprintln(out)
+			return nil
+		}
+		return err
+	}
+}
+
+// playOne sets up one game from the players' answers and plays it out.
+func playOne(p *prompter) error {
+	g, err := setup(p)
+	if err != nil {
+		return err
+	}
+	for !g.Over() {
+		fmt.Fprintln(p.out)
+		fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+		if err := turn(p, g); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(p.out)
+	fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+	if g.State() == game.Won {
+		fmt.Fprintf(p.out, "Player %c Won!\n", g.Token(g.Winner()))
+	} else {
+		fmt.Fprintln(p.out, "The game is a tie: the board is full and nobody won.")
+	}
+	return nil
+}
+
+func setup(p *prompter) (*game.Game, error) {
+	var r game.Rules
+	var err error
+	if r.Rows, err = p.askInt("How many rows should be on the board?", game.MinSize, game.MaxSize); err != nil {
+		return nil, err
+	}
+	if r.Cols, err = p.askInt("How many columns should be on the board?", game.MinSize, game.MaxSize); err != nil {
+		return nil, err
+	}
+	if r.Win, err = p.askInt("How many in a row to win?", game.MinWin, min(game.MaxWin, r.Rows, r.Cols)); err != nil {
+		return nil, err
+	}
+	if r.Players, err = p.askInt("How many players?", game.MinPlayers, game.MaxPlayers); err != nil {
+		return nil, err
+	}
+	tokens := make([]rune, 0, r.Players)
+	for i := 1; i <= r.Players; i++ {
+		err := p.ask(fmt.Sprintf("Enter the character to represent player %d", i), func(a string) error {
+			t, err := game.ParseToken(a)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(tokens, t) {
+				return fmt.Errorf("%c is already taken as a player token!", t)
+			}
+			tokens = append(tokens, t)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var engine game.Engine
+	err = p.ask("Would you like a Fast Game (F/f) or a Memory Efficient Game (M/m)?", func(a string) error {
+		if a == "" {
+			return errors.New("Please enter F or M.")
+		}
+		var err error
+		engine, err = game.ParseEngine(a)
+		if err != nil {
+			return errors.New("Please enter F or M.")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if r.Gravity, err = p.askYesNo("Should tokens drop to the lowest free row, like Connect Four? Y/N"); err != nil {
+		return nil, err
+	}
+	return game.New(r, engine, tokens)
+}
+
+// turn asks the player to move until a move is accepted.
+func turn(p *prompter, g *game.Game) error {
+	r := g.Rules()
+	tok := g.Token(g.Turn())
+	question := fmt.Sprintf("Player %c, what is your move? Enter row,col (0,0 is the top-left).", tok)
+	switch {
+	case r.Gravity:
+		question = fmt.Sprintf("Player %c, what column do you want to place your marker in?", tok)
+	case r.IsClassic():
+		question = fmt.Sprintf("Player %c, what is your move? Enter a cell number 0-8, or row,col.", tok)
+	}
+	return p.ask(question, func(a string) error {
+		c, err := game.ParsePosition(r, a)
+		if err == nil {
+			_, err = g.Play(g.Turn(), c)
+		}
+		return moveProblem(err, r)
+	})
+}
+
+// moveProblem turns a refused move into the line the player reads.
+func moveProblem(err error, r game.Rules) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, game.ErrColumnFull):
+		return errors.New("Column is full")
+	case errors.Is(err, game.ErrOutOfBounds) && r.Gravity:
+		return fmt.Errorf("Column must be from 0 to %d", r.Cols-1)
+	case errors.Is(err, game.ErrOutOfBounds):
+		return fmt.Errorf("That space is off the board: rows are 0-%d and columns 0-%d", r.Rows-1, r.Cols-1)
+	case errors.Is(err, game.ErrCellTaken):
+		return errors.New("That space is unavailable, please pick again")
+	case errors.Is(err, game.ErrBadPosition) && r.Gravity:
+		return errors.New("Please enter a column number, like 3")
+	case errors.Is(err, game.ErrBadPosition):
+		return errors.New("Please enter your move as row,col, like 1,2")
+	}
+	return err
+}
