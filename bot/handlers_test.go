@@ -1,0 +1,258 @@
+package bot
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+func TestPing(t *testing.T) {
+	h := newHarness(t)
+	resp := h.bot.Handle(context.Background(), interaction(t, "ping.json", nil))
+	if resp.Type != discordgo.InteractionResponsePong {
+		t.Fatalf("PING answered with %+v", resp)
+	}
+}
+
+func TestClassicGameToAWin(t *testing.T) {
+	h := newHarness(t)
+	lobby := publicText(t, h.as(alice, "new"))
+	for _, want := range []string{"<@" + alice + "> opened a game", "3×3 · 3 in a row · 2 players", "Seat 1: **X** <@" + alice + ">", "Seat 2: open", "/ttt join"} {
+		if !strings.Contains(lobby, want) {
+			t.Errorf("lobby lacks %q:\n%s", want, lobby)
+		}
+	}
+	t.Run("ErrLobby", func(t *testing.T) {
+		refused(t, h.as(alice, "move", opt("position", "1,1")), "waiting for 1 more player")
+	})
+	t.Run("ErrSeated", func(t *testing.T) { refused(t, h.as(alice, "join"), "already have a seat") })
+	t.Run("ErrTokenTaken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "x")), "taken") })
+	t.Run("ErrBadToken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "..")), "token doesn't work") })
+
+	start := h.as(bob, "join")
+	text := publicText(t, start)
+	if !strings.Contains(text, "Game on: **X** <@"+alice+"> vs **O** <@"+bob+">") || !strings.Contains(text, "Turn: **X** <@"+alice+">") {
+		t.Fatalf("start message:\n%s", text)
+	}
+	if got := start.Data.AllowedMentions.Users; len(got) != 1 || got[0] != alice {
+		t.Errorf("start pings %v, want only alice", got)
+	}
+	t.Run("ErrStarted", func(t *testing.T) { refused(t, h.as(carol, "join"), "already started") })
+	t.Run("ErrGameOpen", func(t *testing.T) { refused(t, h.as(carol, "new"), "already open") })
+	t.Run("ErrNotYourTurn", func(t *testing.T) {
+		refused(t, h.as(bob, "move", opt("position", "1,1")), "not your turn: it's X's turn")
+	})
+	t.Run("ErrNotSeated", func(t *testing.T) { refused(t, h.as(carol, "move", opt("position", "1,1")), "not a player") })
+	t.Run("ErrBadPosition", func(t *testing.T) { refused(t, h.as(alice, "move", opt("position", "middle")), "can't read") })
+	t.Run("ErrOutOfBounds", func(t *testing.T) { refused(t, h.as(alice, "move", opt("position", "3,0")), "off the board") })
+
+	moved := publicText(t, h.as(alice, "move", opt("position", "4")))
+	if !strings.Contains(moved, "**X** <@"+alice+"> played 1,1.") || !strings.Contains(moved, "|[X]|") || !strings.Contains(moved, "Turn: **O** <@"+bob+">") {
+		t.Fatalf("move message:\n%s", moved)
+	}
+	t.Run("ErrCellTaken", func(t *testing.T) { refused(t, h.as(bob, "move", opt("position", "1,1")), "taken") })
+	for _, m := range []struct{ user, pos string }{{bob, "0,0"}, {alice, "(0, 2)"}, {bob, "1 0"}} {
+		publicText(t, h.as(m.user, "move", opt("position", m.pos)))
+	}
+	won := h.as(alice, "move", opt("position", "2,0"))
+	if text := publicText(t, won); !strings.Contains(text, "Player X (<@"+alice+">) won!") || !strings.Contains(text, "*X*") {
+		t.Fatalf("win message:\n%s", text)
+	}
+	t.Run("ErrGameOver", func(t *testing.T) { refused(t, h.as(bob, "move", opt("position", "2,2")), "game is over") })
+
+	if text := publicText(t, h.as(carol, "stats", userOpt("user", alice, false))); !strings.Contains(text, "1 win, 0 losses, 0 draws") {
+		t.Errorf("alice's stats: %s", text)
+	}
+	if text := publicText(t, h.as(bob, "stats")); !strings.Contains(text, "0 wins, 1 loss") {
+		t.Errorf("bob's stats: %s", text)
+	}
+	if text := publicText(t, h.as(bob, "leaderboard")); !strings.Contains(text, "1. <@"+alice+"> — 1 W · 0 L · 0 D") {
+		t.Errorf("leaderboard: %s", text)
+	}
+	history := publicText(t, h.as(carol, "board"))
+	if !strings.Contains(history, "Moves (5):") || !strings.Contains(history, "5. X 2,0") {
+		t.Errorf("board after the game lacks the move list:\n%s", history)
+	}
+
+	t.Run("ErrNotInLastGame", func(t *testing.T) { refused(t, h.as(carol, "rematch"), "Only the players of the last game") })
+	re := publicText(t, h.as(bob, "rematch"))
+	if !strings.Contains(re, "Rematch #2: **O** <@"+bob+"> starts") || !strings.Contains(re, "Turn: **O** <@"+bob+">") {
+		t.Fatalf("rematch:\n%s", re)
+	}
+	refused(t, h.as(alice, "move", opt("position", "0,0")), "not your turn")
+	publicText(t, h.as(bob, "move", opt("position", "0,0")))
+}
+
+func TestNewOptions(t *testing.T) {
+	t.Run("ConnectFourDefaults", func(t *testing.T) {
+		h := newHarness(t)
+		text := publicText(t, h.as(alice, "new", opt("gravity", true), userOpt("opponent", bob, false)))
+		if !strings.Contains(text, "6×7 · 4 in a row · 2 players · gravity") || !strings.Contains(text, "a column 0–6") {
+			t.Fatalf("defaults:\n%s", text)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		opts []option
+		want string
+	}{
+		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "win must not be more than the 3 rows"},
+		{"BadToken", []option{opt("token", "😀")}, "token doesn't work"},
+		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
+		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "bot account"},
+		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "whole number"},
+		{"BadEngine", []option{opt("engine", "turbo")}, "fast or compact"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t)
+			refused(t, h.as(alice, "new", tt.opts...), tt.want)
+			refused(t, h.as(alice, "board"), "no game") // nothing was opened
+		})
+	}
+}
+
+func TestGravityMoves(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", opt("gravity", true), opt("rows", 4), opt("columns", 5), opt("win", 3), userOpt("opponent", bob, false)))
+	for i, user := range []string{alice, bob, alice, bob} {
+		text := publicText(t, h.as(user, "move", opt("position", "2")))
+		if want := "column 2 (row " + string(rune('0'+i)) + ")"; !strings.Contains(text, want) {
+			t.Fatalf("drop %d: %q not in\n%s", i, want, text)
+		}
+	}
+	refused(t, h.as(alice, "move", opt("position", "2")), "column is full")
+	refused(t, h.as(alice, "move", opt("position", "5")), "columns are 0–4")
+	refused(t, h.as(alice, "move", opt("position", "1,2")), "just a column number")
+}
+
+func TestResignAndEnd(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", opt("players", 3), opt("rows", 5), opt("columns", 5)))
+	publicText(t, h.as(bob, "join", opt("token", "b")))
+	left := publicText(t, h.as(bob, "resign")) // leaving the lobby
+	if !strings.Contains(left, "left the lobby") || !strings.Contains(left, "Seat 2: open") {
+		t.Fatalf("leave:\n%s", left)
+	}
+	publicText(t, h.as(bob, "join"))
+	publicText(t, h.as(carol, "join", opt("token", "#")))
+	publicText(t, h.as(alice, "move", opt("position", "0,0")))
+	text := publicText(t, h.as(bob, "resign"))
+	if !strings.Contains(text, "**O** <@"+bob+"> resigned") || !strings.Contains(text, "Turn: **#** <@"+carol+">") {
+		t.Fatalf("resign with three players:\n%s", text)
+	}
+	refused(t, h.as(bob, "move", opt("position", "1,1")), "You resigned")
+	t.Run("ErrNotAllowed", func(t *testing.T) { refused(t, h.as(carol, "end"), "Only the game's creator") })
+	text = publicText(t, h.as(carol, "resign"))
+	if !strings.Contains(text, "Player X (<@"+alice+">) won! Everyone else resigned.") {
+		t.Fatalf("last one standing:\n%s", text)
+	}
+
+	// Ending: the creator, or a moderator with Manage Messages.
+	publicText(t, h.as(bob, "new"))
+	i := interaction(t, "command.json", commandFields(channel, mod, "end", discordgo.PermissionManageMessages, nil))
+	if text := publicText(t, h.bot.Handle(context.Background(), i)); !strings.Contains(text, "ended the game") {
+		t.Fatalf("moderator end: %s", text)
+	}
+	refused(t, h.as(bob, "end"), "no game")
+	refused(t, h.as(bob, "rematch"), "no finished game")
+}
+
+func TestIdleExpiry(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+	h.advance(59 * time.Minute)
+	publicText(t, h.as(alice, "move", opt("position", "0,0")))
+	h.advance(61 * time.Minute)
+	refused(t, h.as(bob, "move", opt("position", "1,1")), "nobody moved for too long")
+	publicText(t, h.as(bob, "new")) // the channel is free again
+}
+
+func TestChannelsAreIndependent(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.in("920000000000000001", alice, "new"))
+	publicText(t, h.in("920000000000000002", alice, "new"))
+	refused(t, h.in("920000000000000003", alice, "board"), "no game")
+}
+
+func TestDirectMessage(t *testing.T) {
+	h := newHarness(t)
+	f := commandFields("930000000000000001", alice, "new", 0, []option{opt("rows", 4)})
+	text := publicText(t, h.bot.Handle(context.Background(), interaction(t, "dm_command.json", f)))
+	if !strings.Contains(text, "4×3") {
+		t.Fatalf("DM game: %s", text)
+	}
+}
+
+func TestHugeBoardFits(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", opt("rows", 100), opt("columns", 100), opt("win", 25), opt("players", 10)))
+	users := []string{alice}
+	for i := 2; i <= 10; i++ {
+		u := "80000000000000010" + string(rune('0'+i%10))
+		users = append(users, u)
+		publicText(t, h.as(u, "join"))
+	}
+	var text string
+	for i, u := range users {
+		text = publicText(t, h.as(u, "move", opt("position", "99,"+itoa(99-i*11))))
+	}
+	if !strings.Contains(text, "Showing rows") || !strings.Contains(text, "[") {
+		t.Fatalf("huge board:\n%s", text)
+	}
+}
+
+func TestCheckAndHelp(t *testing.T) {
+	h := newHarness(t)
+	for _, tt := range []struct {
+		opts []option
+		want string
+	}{
+		{[]option{opt("board", "XXX/OO./...")}, "The Winner is X"},
+		{[]option{opt("board", "XOX/XOO/OXX")}, "No Winner - Game Complete"},
+		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "No Winner Yet - Game Incomplete"},
+		{[]option{opt("board", "OO./.../...")}, "Invalid Values: "},
+		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "The Winner is X"},
+	} {
+		if text := publicText(t, h.as(alice, "check", tt.opts...)); !strings.Contains(text, tt.want) {
+			t.Errorf("check %v: %s", tt.opts, text)
+		}
+	}
+	resp := h.as(alice, "help")
+	refused(t, resp, "row,col") // help is for the asker only
+}
+
+func TestAutocomplete(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", opt("rows", 9), opt("columns", 9), userOpt("opponent", bob, false)))
+	publicText(t, h.as(alice, "move", opt("position", "4,4")))
+	ac := func(typed string) []*discordgo.ApplicationCommandOptionChoice {
+		i := interaction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": bob, "Permissions": "0", "Typed": typed})
+		resp := h.bot.Handle(context.Background(), i)
+		if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
+			t.Fatalf("autocomplete answered %+v", resp)
+		}
+		return resp.Data.Choices
+	}
+	got := ac("")
+	if len(got) != 25 || got[0].Value != "3,4" {
+		t.Fatalf("%d choices, first %v", len(got), got[0].Value)
+	}
+	for _, c := range got {
+		if c.Value == "4,4" {
+			t.Fatal("suggested the taken cell 4,4")
+		}
+	}
+	if got := ac("8,"); len(got) != 9 || got[0].Value != "8,4" {
+		t.Errorf("typed 8,: %d choices starting %v", len(got), got[0].Value)
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

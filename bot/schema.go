@@ -1,0 +1,103 @@
+package bot
+
+import (
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// CommandName is the one slash command the bot registers.
+const CommandName = "ttt"
+
+// Option names: part of the contract in DESIGN.md.
+const (
+	optRows     = "rows"
+	optColumns  = "columns"
+	optWin      = "win"
+	optPlayers  = "players"
+	optGravity  = "gravity"
+	optToken    = "token"
+	optEngine   = "engine"
+	optOpponent = "opponent"
+	optAI       = "ai"
+	optPosition = "position"
+	optImage    = "image"
+	optBoard    = "board"
+	optUser     = "user"
+)
+
+// Commands returns the /ttt command with its subcommands, as registered with
+// Discord by a bulk overwrite.
+func Commands() []*discordgo.ApplicationCommand {
+	dm := true
+	return []*discordgo.ApplicationCommand{{
+		Name:         CommandName,
+		Description:  "Tic-tac-toe on any board: 3×3 to 100×100, k in a row, 2–10 players, gravity",
+		DMPermission: &dm,
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("new", "Open a game in this channel; others join with /ttt join",
+				intOpt(optRows, "Rows on the board (default 3; 6 with gravity)", game.MinSize, game.MaxSize),
+				intOpt(optColumns, "Columns on the board (default 3; 7 with gravity)", game.MinSize, game.MaxSize),
+				intOpt(optWin, "How many in a row win (default 3, 4 or 5 by board size)", game.MinWin, game.MaxWin),
+				intOpt(optPlayers, "Number of players (default 2)", game.MinPlayers, game.MaxPlayers),
+				boolOpt(optGravity, "Tokens drop to the lowest free row, like Connect Four"),
+				strOpt(optToken, "Your token: one character (default X)", 1, 8),
+				choiceOpt(optEngine, "Board engine: fast (default) or compact (less memory on huge boards)", "fast", "compact"),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent, Description: "Seat this person right away"},
+				choiceOpt(optAI, "Fill the empty seats with the computer at this level", "easy", "medium", "hard"),
+			),
+			sub("join", "Take a seat in the open game",
+				strOpt(optToken, "Your token: one character (default: the next free one)", 1, 8)),
+			sub("move", "Place your token",
+				&discordgo.ApplicationCommandOption{
+					Type: discordgo.ApplicationCommandOptionString, Name: optPosition, Required: true, Autocomplete: true,
+					Description: "row,col (0,0 is top-left), a cell 0–8 on 3×3, or a column number under gravity",
+					MinLength:   ptr(1), MaxLength: 20,
+				}),
+			sub("board", "Show the board again",
+				boolOpt(optImage, "Attach a picture of the board")),
+			sub("rematch", "Play the last game again with the same players; the next player starts"),
+			sub("resign", "Give up the current game (or leave the lobby)"),
+			sub("end", "Close the game in this channel (its creator, or anyone who can manage messages)"),
+			sub("check", "Judge a written board, e.g. XO./.XO/..X",
+				&discordgo.ApplicationCommandOption{
+					Type: discordgo.ApplicationCommandOptionString, Name: optBoard, Required: true,
+					Description: "Rows separated by /, top row first, . for empty: XO./.XO/..X",
+					MinLength:   ptr(1), MaxLength: 6000,
+				},
+				intOpt(optWin, "How many in a row win (default 3)", game.MinWin, game.MaxWin),
+				boolOpt(optGravity, "Tokens must rest on the bottom or on another token")),
+			sub("stats", "Wins, losses and draws in this server",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose record (default: yours)"}),
+			sub("leaderboard", "The top 10 players in this server"),
+			sub("help", "How to play: commands, coordinates, examples"),
+		},
+	}}
+}
+
+func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+}
+
+func intOpt(name, desc string, lo, hi int) *discordgo.ApplicationCommandOption {
+	min := float64(lo)
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: desc, MinValue: &min, MaxValue: float64(hi)}
+}
+
+func boolOpt(name, desc string) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name, Description: desc}
+}
+
+func strOpt(name, desc string, lo, hi int) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: desc, MinLength: ptr(lo), MaxLength: hi}
+}
+
+func choiceOpt(name, desc string, values ...string) *discordgo.ApplicationCommandOption {
+	o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name, Description: desc}
+	for _, v := range values {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
+	}
+	return o
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// Memory keeps everything in process memory: nothing survives a restart. It
+// is the reference the durable stores are tested against.
+type Memory struct {
+	mu      sync.Mutex
+	tables  map[string]memTable
+	tallies map[[2]string]*game.Tally // scope, player
+}
+
+type memTable struct {
+	data    []byte
+	version int64
+}
+
+// NewMemory returns an empty in-memory store.
+func NewMemory() *Memory {
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*game.Tally{}}
+}
+
+// LoadTable implements bot.Store.
+func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tables[channel]
+	return slices.Clone(t.data), t.version, ok, nil
+}
+
+// SaveTable implements bot.Store.
+func (m *Memory) SaveTable(_ context.Context, channel, _ string, data []byte, version int64, result *game.Result) (int64, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tables[channel].version != version {
+		return 0, false, nil
+	}
+	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
+	if result != nil {
+		for i, p := range result.Players {
+			key := [2]string{result.Scope, p}
+			t := m.tallies[key]
+			if t == nil {
+				t = &game.Tally{Player: p}
+				m.tallies[key] = t
+			}
+			addOutcome(t, result.Outcome(i))
+		}
+	}
+	return version + 1, true, nil
+}
+
+// Tally implements bot.Store.
+func (m *Memory) Tally(_ context.Context, scope, player string) (game.Tally, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t := m.tallies[[2]string{scope, player}]; t != nil {
+		return *t, nil
+	}
+	return game.Tally{Player: player}, nil
+}
+
+// Leaderboard implements bot.Store.
+func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]game.Tally, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []game.Tally
+	for key, t := range m.tallies {
+		if key[0] == scope {
+			out = append(out, *t)
+		}
+	}
+	SortStandings(out)
+	return out[:min(limit, len(out))], nil
+}
+
+func addOutcome(t *game.Tally, outcome string) {
+	switch outcome {
+	case "win":
+		t.Wins++
+	case "loss":
+		t.Losses++
+	default:
+		t.Draws++
+	}
+}
+
+// SortStandings orders tallies best first: most wins, then fewest losses,
+// then most draws, then by player ID so the order is stable.
+func SortStandings(ts []game.Tally) {
+	slices.SortFunc(ts, func(a, b game.Tally) int {
+		switch {
+		case a.Wins != b.Wins:
+			return b.Wins - a.Wins
+		case a.Losses != b.Losses:
+			return a.Losses - b.Losses
+		case a.Draws != b.Draws:
+			return b.Draws - a.Draws
+		}
+		return strings.Compare(a.Player, b.Player)
+	})
+}
