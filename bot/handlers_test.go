@@ -2,11 +2,15 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/game"
 )
 
 func TestPing(t *testing.T) {
@@ -255,4 +259,21 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func TestHistoryRoundTrip(t *testing.T) {
+	h := history{{Player: 0, At: game.Coord{Row: 1, Col: 1}}, {Player: 1, At: game.Coord{Row: 99, Col: 0}}, {Kind: game.Resign, Player: 2}}
+	data, err := json.Marshal(h)
+	if err != nil || string(data) != `"0.1.1 1.99.0 2!"` {
+		t.Fatalf("marshal: %s %v", data, err)
+	}
+	var back history
+	if err := json.Unmarshal(data, &back); err != nil || !slices.Equal(back, h) {
+		t.Fatalf("unmarshal: %v %v", back, err)
+	}
+	for _, bad := range []string{`"1.2"`, `"x!"`, `"1.a.2"`, `5`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s decoded", bad)
+		}
+	}
 }

@@ -58,6 +58,17 @@ var templates sync.Map // file → *template.Template
 // fields, and decodes it the way both transports do.
 func interaction(tb testing.TB, file string, fields map[string]any) *discordgo.Interaction {
 	tb.Helper()
+	raw := rawInteraction(tb, file, fields)
+	var i discordgo.Interaction
+	if err := json.Unmarshal(raw, &i); err != nil {
+		tb.Fatalf("%s: %v\n%s", file, err, raw)
+	}
+	return &i
+}
+
+// rawInteraction renders testdata/file with fields: the bytes Discord sends.
+func rawInteraction(tb testing.TB, file string, fields map[string]any) []byte {
+	tb.Helper()
 	t, ok := templates.Load(file)
 	if !ok {
 		raw, err := os.ReadFile(filepath.Join("testdata", file))
@@ -70,11 +81,7 @@ func interaction(tb testing.TB, file string, fields map[string]any) *discordgo.I
 	if err := t.(*template.Template).Execute(&buf, fields); err != nil {
 		tb.Fatal(err)
 	}
-	var i discordgo.Interaction
-	if err := json.Unmarshal(buf.Bytes(), &i); err != nil {
-		tb.Fatalf("%s: %v\n%s", file, err, buf.String())
-	}
-	return &i
+	return buf.Bytes()
 }
 
 // commandFields fills command.json's template.
@@ -83,7 +90,7 @@ func commandFields(ch, user, sub string, perms int64, opts []option) map[string]
 	if opts == nil {
 		optJSON = []byte("[]")
 	}
-	fields := map[string]any{"Guild": guild, "Channel": ch, "User": user, "Sub": sub, "Options": string(optJSON), "Permissions": fmt.Sprint(perms)}
+	fields := map[string]any{"ID": "1180000000000000001", "Guild": guild, "Channel": ch, "User": user, "Sub": sub, "Options": string(optJSON), "Permissions": fmt.Sprint(perms)}
 	users := map[string]any{}
 	for _, o := range opts {
 		if o.Type == discordgo.ApplicationCommandOptionUser {

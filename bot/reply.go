@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -40,10 +41,10 @@ func public(text string, ping ...string) *discordgo.InteractionResponse {
 // clip keeps text within Discord's limit; callers size their content to
 // fit, so this is the last guard, not the layout.
 func clip(text string) string {
-	if r := []rune(text); len(r) > MaxContent {
-		return string(r[:MaxContent-1]) + "…"
+	if utf8.RuneCountInString(text) <= MaxContent {
+		return text
 	}
-	return text
+	return string([]rune(text)[:MaxContent-1]) + "…"
 }
 
 // boardReply is the public message after an accepted action: a headline, the

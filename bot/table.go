@@ -43,7 +43,7 @@ type Table struct {
 	Engine    game.Engine `json:"engine"`
 	Seats     []Seat      `json:"seats"` // join order, which is turn order
 	Phase     Phase       `json:"phase"`
-	Moves     []game.Move `json:"moves,omitempty"`
+	Moves     history     `json:"moves,omitempty"`
 	EndReason string      `json:"end_reason,omitempty"` // "ended" or "expired"
 	Number    int         `json:"number"`               // games played in this channel, for rematch rotation
 	Created   time.Time   `json:"created"`
@@ -73,7 +73,7 @@ func decodeTable(data []byte, version int64) (*Table, error) {
 // encode writes the table for the store, with the game's history.
 func (t *Table) encode() ([]byte, error) {
 	if t.game != nil {
-		t.Moves = t.game.Moves()
+		t.Moves = t.game.AppendMoves(t.Moves[:0])
 	}
 	return json.Marshal(t)
 }

@@ -179,6 +179,10 @@ func (g *Game) Resigned(player int) bool {
 // Moves returns a copy of the history.
 func (g *Game) Moves() []Move { return slices.Clone(g.moves) }
 
+// AppendMoves appends the history to dst and returns the extended slice; with
+// a reused dst it copies without allocating.
+func (g *Game) AppendMoves(dst []Move) []Move { return append(dst, g.moves...) }
+
 // MoveCount is the number of entries in the history.
 func (g *Game) MoveCount() int { return len(g.moves) }
 

@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// replyWithin is how long a handler may take: Discord drops an interaction
+// not answered within 3 s, and the reply itself needs a moment to travel.
+const replyWithin = 2500 * time.Millisecond
+
+// GatewayOptions configure the gateway transport.
+type GatewayOptions struct {
+	Token   string       // the bot token
+	AppID   string       // "" means the bot user's ID, read from READY
+	GuildID string       // register commands in this guild only; "" means globally
+	Client  *http.Client // REST client (APIClient for a proxy); nil means discordgo's default
+	Logger  *slog.Logger
+}
+
+// Gateway carries interactions between Discord's gateway (through a
+// discordgo Session) and the Bot. It asks for no privileged intents: slash
+// commands arrive without any.
+type Gateway struct {
+	bot     *Bot
+	opt     GatewayOptions
+	log     *slog.Logger
+	session *discordgo.Session
+
+	mu       sync.Mutex
+	closing  bool
+	inFlight sync.WaitGroup
+}
+
+// NewGateway prepares a gateway connection; Open connects.
+func NewGateway(b *Bot, opt GatewayOptions) (*Gateway, error) {
+	s, err := discordgo.New("Bot " + opt.Token)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Client != nil {
+		s.Client = opt.Client
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.LogLevel = discordgo.LogError
+	g := &Gateway{bot: b, opt: opt, log: opt.Logger, session: s}
+	if g.log == nil {
+		g.log = slog.New(slog.DiscardHandler)
+	}
+	s.AddHandler(g.onInteraction)
+	return g, nil
+}
+
+// Session exposes the discordgo Session (tests tune reconnection on it).
+func (g *Gateway) Session() *discordgo.Session { return g.session }
+
+// Open connects to the gateway and registers the /ttt command. discordgo's
+// Open sets no deadline of its own, so ctx bounds it.
+func (g *Gateway) Open(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- g.session.Open() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("gateway: %w", err)
+		}
+	case <-ctx.Done():
+		go g.session.Close()
+		return fmt.Errorf("gateway: open: %w", ctx.Err())
+	}
+	appID := g.opt.AppID
+	if appID == "" && g.session.State != nil && g.session.State.User != nil {
+		appID = g.session.State.User.ID
+	}
+	if err := RegisterCommands(ctx, g.session, appID, g.opt.GuildID); err != nil {
+		return err
+	}
+	g.log.Info("gateway connected", "app_id", appID, "guild_id", g.opt.GuildID)
+	return nil
+}
+
+// RegisterCommands replaces the application's commands with /ttt: in one
+// guild when guildID is set (instant), otherwise globally.
+func RegisterCommands(ctx context.Context, s *discordgo.Session, appID, guildID string) error {
+	if appID == "" {
+		return errors.New("register commands: no application ID (set DISCORD_APP_ID)")
+	}
+	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, Commands(), discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("register commands: %w", err)
+	}
+	return nil
+}
+
+func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	g.mu.Lock()
+	if g.closing {
+		g.mu.Unlock()
+		return
+	}
+	g.inFlight.Add(1)
+	g.mu.Unlock()
+	defer g.inFlight.Done()
+
+	ctx, cancel := context.WithTimeout(context.Background(), replyWithin)
+	defer cancel()
+	resp := g.bot.Handle(ctx, ic.Interaction)
+	// The reply gets its own few seconds: the handler's deadline must not
+	// cut off the answer to an action that was already saved.
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer rcancel()
+	if err := s.InteractionRespond(ic.Interaction, resp, discordgo.WithContext(rctx)); err != nil {
+		g.log.Error("gateway: reply failed", "err", err, "interaction", ic.ID, "channel", ic.ChannelID)
+	}
+}
+
+// Close stops taking new interactions, waits for the ones in flight to be
+// answered (up to ctx), and closes the connection.
+func (g *Gateway) Close(ctx context.Context) error {
+	g.mu.Lock()
+	g.closing = true
+	g.mu.Unlock()
+	waited := make(chan struct{})
+	go func() { g.inFlight.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-ctx.Done():
+		g.log.Warn("gateway: closing with replies still in flight")
+	}
+	return g.session.Close()
+}

@@ -1,0 +1,93 @@
+package bot
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// maxBody bounds an interaction request; real ones are a few kilobytes.
+const maxBody = 1 << 20
+
+// maxSkew is how old (or how far ahead) a signed timestamp may be. Discord's
+// signature covers the timestamp, so this stops a captured request being
+// replayed later.
+const maxSkew = 5 * time.Minute
+
+// HTTPOptions configure the HTTP transport.
+type HTTPOptions struct {
+	PublicKey ed25519.PublicKey // nil: only /healthz and /metrics are served
+	Logger    *slog.Logger
+	Now       func() time.Time // nil means time.Now
+}
+
+// NewHTTPHandler serves Discord's HTTP interactions endpoint on
+// POST /interactions (signature-checked, replies inline as JSON), plus
+// GET /healthz and GET /metrics.
+func NewHTTPHandler(b *Bot, opt HTTPOptions) http.Handler {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		b.Metrics.WriteTo(w)
+	})
+	if opt.PublicKey != nil {
+		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})
+	}
+	return mux
+}
+
+type interactionsHandler struct {
+	bot *Bot
+	opt HTTPOptions
+}
+
+func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if !h.fresh(r.Header.Get("X-Signature-Timestamp")) || !discordgo.VerifyInteraction(r, h.opt.PublicKey) {
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	var i discordgo.Interaction
+	if err := json.NewDecoder(r.Body).Decode(&i); err != nil {
+		http.Error(w, "unreadable interaction", http.StatusBadRequest)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
+	defer cancel()
+	resp := h.bot.Handle(ctx, &i)
+	body, err := json.Marshal(resp)
+	if err != nil {
+		h.opt.Logger.Error("http: encode reply", "err", err, "interaction", i.ID)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
+
+// fresh reports whether a signature timestamp (Unix seconds) is recent.
+func (h *interactionsHandler) fresh(ts string) bool {
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return false
+	}
+	age := h.opt.Now().Sub(time.Unix(sec, 0))
+	return age < maxSkew && age > -maxSkew
+}

@@ -1,0 +1,188 @@
+package bot
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/store"
+)
+
+// signer signs requests the way Discord does: Ed25519 over timestamp + body.
+type signer struct {
+	pub  ed25519.PublicKey
+	priv ed25519.PrivateKey
+	now  time.Time
+}
+
+func newSigner(tb testing.TB) *signer {
+	seed := make([]byte, ed25519.SeedSize) // deterministic: tests need no randomness
+	copy(seed, "tttbot http transport test seed!")
+	priv := ed25519.NewKeyFromSeed(seed)
+	return &signer{pub: priv.Public().(ed25519.PublicKey), priv: priv, now: time.Unix(1_800_000_000, 0)}
+}
+
+func (s *signer) request(body []byte, ts time.Time) *http.Request {
+	stamp := strconv.FormatInt(ts.Unix(), 10)
+	r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
+	r.Header.Set("X-Signature-Timestamp", stamp)
+	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(s.priv, append([]byte(stamp), body...))))
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
+func newHTTP(tb testing.TB, s *signer) http.Handler {
+	b := New(Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})
+	return NewHTTPHandler(b, HTTPOptions{PublicKey: s.pub, Now: func() time.Time { return s.now }})
+}
+
+func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestHTTPSignatures(t *testing.T) {
+	s := newSigner(t)
+	h := newHTTP(t, s)
+	body := rawInteraction(t, "command.json", commandFields(channel, alice, "new", 0, nil))
+
+	t.Run("Good", func(t *testing.T) {
+		w := serve(h, s.request(body, s.now))
+		var resp discordgo.InteractionResponse
+		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/json" {
+			t.Fatalf("status %d, type %q: %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || resp.Type != discordgo.InteractionResponseChannelMessageWithSource ||
+			!strings.Contains(resp.Data.Content, "opened a game") {
+			t.Fatalf("reply %s (%v)", w.Body, err)
+		}
+	})
+	t.Run("Ping", func(t *testing.T) {
+		w := serve(h, s.request(rawInteraction(t, "ping.json", nil), s.now))
+		if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"type":1}` {
+			t.Fatalf("PING: %d %s", w.Code, w.Body)
+		}
+	})
+	t.Run("Tampered", func(t *testing.T) {
+		r := s.request(body, s.now)
+		tampered := strings.Replace(string(body), alice, bob, 1)
+		r.Body = http.NoBody
+		r = httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(tampered))
+		r.Header = s.request(body, s.now).Header
+		if w := serve(h, r); w.Code != http.StatusUnauthorized {
+			t.Fatalf("tampered body: %d", w.Code)
+		}
+	})
+	t.Run("Missing", func(t *testing.T) {
+		r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
+		if w := serve(h, r); w.Code != http.StatusUnauthorized {
+			t.Fatalf("unsigned: %d", w.Code)
+		}
+	})
+	t.Run("WrongKey", func(t *testing.T) {
+		other := newSigner(t)
+		other.priv = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+		if w := serve(h, other.request(body, s.now)); w.Code != http.StatusUnauthorized {
+			t.Fatalf("signed by someone else: %d", w.Code)
+		}
+	})
+	t.Run("Stale", func(t *testing.T) {
+		for _, ts := range []time.Time{s.now.Add(-6 * time.Minute), s.now.Add(6 * time.Minute)} {
+			if w := serve(h, s.request(body, ts)); w.Code != http.StatusUnauthorized {
+				t.Fatalf("timestamp %v off: %d", ts.Sub(s.now), w.Code)
+			}
+		}
+	})
+	t.Run("Garbage", func(t *testing.T) {
+		if w := serve(h, s.request([]byte("{not json"), s.now)); w.Code != http.StatusBadRequest {
+			t.Fatalf("unreadable body: %d", w.Code)
+		}
+	})
+	t.Run("HealthAndMetrics", func(t *testing.T) {
+		if w := serve(h, httptest.NewRequest(http.MethodGet, "/healthz", nil)); w.Code != http.StatusOK {
+			t.Fatalf("healthz %d", w.Code)
+		}
+		w := serve(h, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		if !strings.Contains(w.Body.String(), `tttbot_interactions_total{type="command"} 1`) {
+			t.Fatalf("metrics:\n%s", w.Body)
+		}
+	})
+}
+
+// BenchmarkHTTPMove measures one signed /ttt move through the HTTP handler
+// (verify → decode → load → move → render → save → encode) against the bare
+// bound of the same request: verify, decode and encode only. Requests are
+// signed before the timer starts, as Discord signs them, not us. Moves go
+// row by row on a 100×100 board with k=25, alternating players so nobody
+// wins; every 1,000 moves the game is replaced outside the timer.
+func BenchmarkHTTPMove(b *testing.B) {
+	s := newSigner(b)
+	const perGame = 1000
+	signed := make([]*http.Request, perGame)
+	bodies := make([][]byte, perGame)
+	for n := range perGame {
+		user := []string{alice, bob}[n%2]
+		pos := strconv.Itoa(n/100) + "," + strconv.Itoa(n%100)
+		bodies[n] = rawInteraction(b, "command.json", commandFields(channel, user, "move", 0, []option{opt("position", pos)}))
+		signed[n] = s.request(bodies[n], s.now)
+	}
+	fresh := func(n int) *http.Request { // a pre-signed request, ready to read again
+		r := signed[n].Clone(signed[n].Context())
+		r.Body = io.NopCloser(bytes.NewReader(bodies[n]))
+		return r
+	}
+	var reply []byte
+	b.Run("whole", func(b *testing.B) {
+		h := newHTTP(b, s)
+		n := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			if n%perGame == 0 {
+				b.StopTimer()
+				h = newHTTP(b, s)
+				serve(h, s.request(rawInteraction(b, "command.json", commandFields(channel, alice, "new", 0,
+					[]option{opt("rows", 100), opt("columns", 100), opt("win", 25), userOpt("opponent", bob, false)})), s.now))
+				b.StartTimer()
+			}
+			w := serve(h, fresh(n%perGame))
+			if w.Code != http.StatusOK || strings.Contains(w.Body.String(), `"flags":64`) {
+				b.Fatalf("move %d refused: %s", n, w.Body)
+			}
+			reply = w.Body.Bytes()
+			n++
+		}
+	})
+	b.Run("bound", func(b *testing.B) {
+		var resp discordgo.InteractionResponse
+		if err := json.Unmarshal(reply, &resp); err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			r := fresh(n % perGame)
+			n++
+			if !discordgo.VerifyInteraction(r, s.pub) {
+				b.Fatal("bad signature")
+			}
+			var i discordgo.Interaction
+			if err := json.NewDecoder(r.Body).Decode(&i); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := json.Marshal(&resp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
