@@ -181,3 +181,9 @@ func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
 		tb.Fatalf("allowed_mentions %+v would let text ping roles or everyone", am)
 	}
 }
+
+// Every store satisfies the interface the bot declares.
+var (
+	_ Store = (*store.Memory)(nil)
+	_ Store = (*store.SQL)(nil)
+)

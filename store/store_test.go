@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// storeUnderTest is what the suite needs: bot.Store's methods.
+type storeUnderTest interface {
+	LoadTable(ctx context.Context, channel string) ([]byte, int64, bool, error)
+	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, result *game.Result) (int64, bool, error)
+	Tally(ctx context.Context, scope, player string) (game.Tally, error)
+	Leaderboard(ctx context.Context, scope string, limit int) ([]game.Tally, error)
+}
+
+// newSQLite opens a fresh SQLite database in a temp dir.
+func newSQLite(tb testing.TB) *SQL {
+	tb.Helper()
+	s, err := OpenSQLite(context.Background(), filepath.Join(tb.TempDir(), "sub", "tttbot.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// postgresURL returns a URL for a fresh, private schema on the server at
+// TEST_DATABASE_URL, dropped after the test, or skips.
+func postgresURL(tb testing.TB) string {
+	tb.Helper()
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		tb.Skip("PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable); .ci/run sets it")
+	}
+	schema := fmt.Sprintf("tttbot_test_%d", rand.Uint64())
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		admin.Close()
+		tb.Fatalf("TEST_DATABASE_URL=%s: %v", base, err)
+	}
+	tb.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return base + sep + "search_path=" + schema
+}
+
+func newPostgres(tb testing.TB) *SQL {
+	tb.Helper()
+	s, err := OpenPostgres(context.Background(), postgresURL(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+// backends are every store, run through one suite.
+var backends = []struct {
+	name string
+	open func(testing.TB) storeUnderTest
+}{
+	{"memory", func(testing.TB) storeUnderTest { return NewMemory() }},
+	{"sqlite", func(tb testing.TB) storeUnderTest { return newSQLite(tb) }},
+	{"postgres", func(tb testing.TB) storeUnderTest { return newPostgres(tb) }},
+}
+
+func TestStore(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := be.open(t)
+			t.Run("Missing", func(t *testing.T) {
+				if _, _, found, err := s.LoadTable(ctx, "nowhere"); found || err != nil {
+					t.Fatalf("found %v, err %v", found, err)
+				}
+			})
+			t.Run("CompareAndSwap", func(t *testing.T) {
+				v, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":1}`), 0, nil)
+				if err != nil || !ok || v != 1 {
+					t.Fatalf("first save: %d %v %v", v, ok, err)
+				}
+				if _, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":2}`), 0, nil); ok || err != nil {
+					t.Fatalf("second insert: saved %v err %v", ok, err)
+				}
+				if v, ok, _ = s.SaveTable(ctx, "c1", "g1", []byte(`{"a":3}`), 1, nil); !ok || v != 2 {
+					t.Fatalf("update: %d %v", v, ok)
+				}
+				if _, ok, _ := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":4}`), 1, nil); ok {
+					t.Fatal("a stale version was saved")
+				}
+				data, version, found, err := s.LoadTable(ctx, "c1")
+				if err != nil || !found || version != 2 || string(data) != `{"a":3}` {
+					t.Fatalf("load: %s v%d %v %v", data, version, found, err)
+				}
+			})
+			t.Run("ConcurrentWriters", func(t *testing.T) {
+				var wins atomic.Int32
+				var wg sync.WaitGroup
+				for i := range 8 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						_, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(fmt.Sprintf(`{"w":%d}`, i)), 2, nil)
+						if err != nil {
+							t.Error(err)
+						}
+						if ok {
+							wins.Add(1)
+						}
+					}()
+				}
+				wg.Wait()
+				if wins.Load() != 1 {
+					t.Fatalf("%d writers won, want 1", wins.Load())
+				}
+			})
+			t.Run("Standings", func(t *testing.T) {
+				rules := game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 2}
+				results := []game.Result{
+					{Scope: "g1", Players: []string{"ann", "ben"}, Winner: 0, Rules: rules, Moves: 5},
+					{Scope: "g1", Players: []string{"ben", "ann"}, Winner: 1, Rules: rules, Moves: 7},
+					{Scope: "g1", Players: []string{"cat", "ben"}, Winner: game.NoPlayer, Rules: rules, Moves: 9},
+					{Scope: "g1", Players: []string{"dan", "cat", "ann"}, Winner: 0, Rules: rules, Moves: 6},
+					{Scope: "g2", Players: []string{"ann", "zed"}, Winner: 1, Rules: rules, Moves: 5},
+				}
+				version := int64(0)
+				for i, r := range results {
+					v, ok, err := s.SaveTable(ctx, "c-standings", r.Scope, []byte(fmt.Sprint(i)), version, &r)
+					if err != nil || !ok {
+						t.Fatalf("result %d: %v %v", i, ok, err)
+					}
+					version = v
+				}
+				ann, err := s.Tally(ctx, "g1", "ann")
+				if err != nil || ann != (game.Tally{Player: "ann", Wins: 2, Losses: 1}) {
+					t.Fatalf("ann: %+v %v", ann, err)
+				}
+				if none, err := s.Tally(ctx, "g1", "nobody"); err != nil || none.Games() != 0 || none.Player != "nobody" {
+					t.Fatalf("nobody: %+v %v", none, err)
+				}
+				top, err := s.Leaderboard(ctx, "g1", 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []game.Tally{{Player: "ann", Wins: 2, Losses: 1}, {Player: "dan", Wins: 1}, {Player: "cat", Losses: 1, Draws: 1}}
+				if fmt.Sprint(top) != fmt.Sprint(want) {
+					t.Fatalf("leaderboard %+v, want %+v", top, want)
+				}
+				if g2, _ := s.Leaderboard(ctx, "g2", 10); len(g2) != 2 || g2[0].Player != "zed" {
+					t.Fatalf("scopes leak: %+v", g2)
+				}
+			})
+			t.Run("ConflictRecordsNoResult", func(t *testing.T) {
+				r := game.Result{Scope: "g3", Players: []string{"x", "y"}, Winner: 0, Rules: game.Classic()}
+				if _, ok, _ := s.SaveTable(ctx, "c1", "g3", []byte("{}"), 99, &r); ok {
+					t.Fatal("stale save succeeded")
+				}
+				if x, _ := s.Tally(ctx, "g3", "x"); x.Games() != 0 {
+					t.Fatalf("a refused save recorded a result: %+v", x)
+				}
+			})
+		})
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SaveTable(ctx, "c", "g", []byte("kept"), 0, nil)
+	s.Close()
+	s, err = OpenSQLite(ctx, path) // reopening applies nothing twice
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _, _, _ := s.LoadTable(ctx, "c"); string(data) != "kept" {
+		t.Fatalf("data after reopen: %q", data)
+	}
+	if _, err := s.db.Exec(`INSERT INTO schema_migrations (version, name) VALUES (99, '0099_future.sql')`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := OpenSQLite(ctx, path); !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("opening a newer schema: %v", err)
+	}
+	for _, d := range []dialect{sqlite, postgres} {
+		if _, err := loadMigrations(d.dir); err != nil {
+			t.Errorf("%s: %v", d.name, err)
+		}
+	}
+}
+
+func TestPostgresMigrationsTooNew(t *testing.T) {
+	url := postgresURL(t)
+	s, err := OpenPostgres(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Exec(`INSERT INTO schema_migrations (version, name) VALUES (99, 'future')`)
+	s.Close()
+	if _, err := OpenPostgres(context.Background(), url); !errors.Is(err, ErrSchemaTooNew) {
+		t.Fatalf("opening a newer schema: %v", err)
+	}
+}
+
+func TestDialectPlaceholders(t *testing.T) {
+	if got := postgres.q("SELECT ? , ?, NOW()"); got != "SELECT $1 , $2, now()" {
+		t.Errorf("postgres: %q", got)
+	}
+	if got := sqlite.q("SELECT ?"); got != "SELECT ?" {
+		t.Errorf("sqlite: %q", got)
+	}
+}
