@@ -4,17 +4,41 @@
 //	tttbot              run the bot (gateway and/or HTTP interactions endpoint)
 //	tttbot play         play in the terminal
 //	tttbot verify       judge written boards read from stdin
-//	tttbot healthcheck  probe a running bot's /healthz (for container health checks)
+//	tttbot register     register /ttt over REST (for HTTP-only deployments)
+//	tttbot healthcheck  probe a running bot's /healthz (the container's health check)
 //
-// main only wires packages together; everything it calls is tested in its
-// own package.
+// main only wires packages together: config → store → bot → transports,
+// and signals. Everything it calls is tested in its own package.
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/cli"
+	"github.com/tttbot/tttbot/config"
+	"github.com/tttbot/tttbot/store"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFail   = 1  // the bot ran and failed
+	exitUsage  = 2  // unknown subcommand or flags
+	exitConfig = 78 // EX_CONFIG: the configuration is wrong; fix it and restart
 )
 
 func main() {
@@ -27,27 +51,196 @@ func run(args []string) int {
 		cmd = args[0]
 	}
 	switch cmd {
+	case "":
+		return serve()
 	case "play":
 		if err := cli.Play(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "play:", err)
-			return 1
+			return exitFail
 		}
-		return 0
+		return exitOK
 	case "verify":
 		return cli.Verify(args[1:], os.Stdin, os.Stdout, os.Stderr)
+	case "healthcheck":
+		return healthcheck()
+	case "register":
+		return register()
 	case "help", "-h", "--help":
-		usage()
-		return 0
+		usage(os.Stdout)
+		return exitOK
 	}
-	usage()
-	return 2
+	fmt.Fprintf(os.Stderr, "tttbot: unknown command %q\n", cmd)
+	usage(os.Stderr)
+	return exitUsage
 }
 
-func usage() {
-	fmt.Fprint(os.Stderr, `usage:
-  tttbot              run the Discord bot (configured by .env and the environment)
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  tttbot              run the Discord bot (configured by .env and the environment; see .env.example)
   tttbot play         play tic-tac-toe in this terminal
   tttbot verify [--win K] [--gravity] [--tokens XO]
                       judge boards read from stdin, one a line
+  tttbot register     register /ttt with Discord (needs DISCORD_TOKEN and DISCORD_APP_ID)
+  tttbot healthcheck  exit 0 if the bot on HTTP_ADDR answers /healthz
 `)
+}
+
+// serve runs the bot until SIGINT or SIGTERM.
+func serve() int {
+	cfg, err := config.Load(".env")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
+		return exitConfig
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serveWith(ctx, cfg, log); err != nil {
+		log.Error("tttbot stopped", "err", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	log.Info("starting", "config", cfg)
+	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	st, closeStore, err := openStore(openCtx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	b := bot.New(bot.Options{Store: st, Logger: log, IdleTimeout: cfg.IdleTimeout})
+	client := bot.APIClient(cfg.APIURL, nil)
+
+	var srv *http.Server
+	srvErr := make(chan error, 1)
+	if cfg.HTTPAddr != "" {
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
+		}
+		srv = &http.Server{
+			Handler:           bot.NewHTTPHandler(b, bot.HTTPOptions{PublicKey: cfg.PublicKey, Logger: log}),
+			ReadHeaderTimeout: 5 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			WriteTimeout:      10 * time.Second,
+		}
+		go func() { srvErr <- srv.Serve(ln) }()
+		log.Info("http listening", "addr", ln.Addr().String(), "interactions", cfg.Interactions())
+	}
+
+	var gw *bot.Gateway
+	switch {
+	case cfg.Gateway():
+		gw, err = bot.NewGateway(b, bot.GatewayOptions{Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Client: client, Logger: log})
+		if err == nil {
+			err = gw.Open(openCtx)
+		}
+		if err != nil {
+			return err
+		}
+	case cfg.Interactions():
+		log.Info("HTTP interactions only: point the Interactions Endpoint URL in the Developer Portal at /interactions; register /ttt once with `tttbot register`")
+	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: finishing replies in flight")
+	case err := <-srvErr:
+		return fmt.Errorf("http: %w", err)
+	}
+	shutdownCtx, cancelShutdown := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelShutdown()
+	var errs []error
+	if gw != nil {
+		errs = append(errs, gw.Close(shutdownCtx))
+	}
+	if srv != nil {
+		errs = append(errs, srv.Shutdown(shutdownCtx))
+	}
+	return errors.Join(errs...)
+}
+
+// openStore opens the store DATABASE_URL names, as the interface the bot needs.
+func openStore(ctx context.Context, url string) (bot.Store, func() error, error) {
+	switch {
+	case strings.HasPrefix(url, "sqlite://"):
+		s, err := store.OpenSQLite(ctx, strings.TrimPrefix(url, "sqlite://"))
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		s, err := store.OpenPostgres(ctx, url)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, s.Close, nil
+	case url == "memory://":
+		return store.NewMemory(), func() error { return nil }, nil
+	}
+	return nil, nil, fmt.Errorf("DATABASE_URL %q: want sqlite://PATH or postgres://…", url)
+}
+
+// healthcheck asks the local bot's /healthz; the Dockerfile's HEALTHCHECK
+// runs it, so the image needs no curl.
+func healthcheck() int {
+	addr := os.Getenv("HTTP_ADDR")
+	if addr == "" {
+		fmt.Fprintln(os.Stderr, "healthcheck: HTTP_ADDR is not set, so there is no /healthz to ask")
+		return exitConfig
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "healthcheck: HTTP_ADDR %q: %v\n", addr, err)
+		return exitConfig
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	client := &http.Client{Timeout: 3 * time.Second}
+	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/healthz")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "healthcheck:", err)
+		return exitFail
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintln(os.Stderr, "healthcheck: /healthz answered", resp.Status)
+		return exitFail
+	}
+	return exitOK
+}
+
+// register overwrites the application's commands with /ttt over REST alone,
+// for deployments that run only the HTTP endpoint.
+func register() int {
+	cfg, err := config.Load(".env")
+	if err == nil && (cfg.Token == "" || cfg.AppID == "") {
+		err = errors.New("register needs DISCORD_TOKEN and DISCORD_APP_ID")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
+		return exitConfig
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "register:", err)
+		return exitFail
+	}
+	s.Client = bot.APIClient(cfg.APIURL, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := bot.RegisterCommands(ctx, s, cfg.AppID, cfg.GuildID); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return exitFail
+	}
+	where := "globally (may take up to an hour to show)"
+	if cfg.GuildID != "" {
+		where = "in guild " + cfg.GuildID
+	}
+	fmt.Println("registered /ttt", where)
+	return exitOK
 }

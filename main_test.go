@@ -1,0 +1,353 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/ed25519"
+	"debug/elf"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binary is tttbot built the way the Dockerfile builds it, once per test run.
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// dockerBuildFlags reads the go build flags and environment from the
+// Dockerfile, so the test builds what the image would.
+func dockerBuildFlags(tb testing.TB) (env []string, flags []string) {
+	tb.Helper()
+	raw, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	text := string(raw)
+	if !strings.Contains(text, "ENV CGO_ENABLED=0") {
+		tb.Fatal("the Dockerfile no longer builds with CGO_ENABLED=0")
+	}
+	m := regexp.MustCompile(`go build (.*?) -o `).FindStringSubmatch(text)
+	if m == nil {
+		tb.Fatal("no go build line in the Dockerfile")
+	}
+	return []string{"CGO_ENABLED=0"}, shellFields(m[1])
+}
+
+// shellFields splits s at spaces outside double quotes and drops the quotes,
+// as the Dockerfile's shell does for -ldflags="-s -w".
+func shellFields(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, started := false, false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted, started = !quoted, true
+		case r == ' ' && !quoted:
+			if started {
+				out = append(out, cur.String())
+				cur.Reset()
+				started = false
+			}
+		default:
+			cur.WriteRune(r)
+			started = true
+		}
+	}
+	if started {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func buildBinary(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		env, flags := dockerBuildFlags(tb)
+		dir, err := os.MkdirTemp("", "tttbot-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "tttbot")
+		cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", binPath, ".")...)
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// TestContainerBinary checks what the image relies on: a static binary that,
+// with an empty environment, says what to configure and exits 78.
+func TestContainerBinary(t *testing.T) {
+	bin := buildBinary(t)
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Error("the binary is dynamically linked; distroless/static has no libc")
+		}
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = []string{}
+	cmd.Dir = t.TempDir() // no .env here
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errorsAs(err, &exit) || exit.ExitCode() != exitConfig {
+		t.Fatalf("exit %v, want %d; output:\n%s", err, exitConfig, out)
+	}
+	if !strings.Contains(string(out), "configuration error") || !strings.Contains(string(out), "DISCORD_TOKEN") {
+		t.Errorf("unclear message:\n%s", out)
+	}
+	hc := exec.Command(bin, "healthcheck")
+	hc.Env = []string{"HTTP_ADDR=127.0.0.1:1"}
+	if err := hc.Run(); err == nil {
+		t.Error("healthcheck passed with nothing listening")
+	}
+}
+
+func errorsAs(err error, target **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+// TestVerifyCommand runs the checker through the real binary, as other tools do.
+func TestVerifyCommand(t *testing.T) {
+	cmd := exec.Command(buildBinary(t), "verify", "--win", "3")
+	cmd.Stdin = strings.NewReader("XXX/OO./...\nXOX/XOO/OXX\nXO./.../...\nX\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "The Winner is X\nNo Winner - Game Complete\nNo Winner Yet - Game Incomplete\nInvalid Values: "
+	if !strings.HasPrefix(string(out), want) || strings.Count(string(out), "\n") != 4 {
+		t.Fatalf("verify printed:\n%s", out)
+	}
+}
+
+// ---- A bot process driven over the HTTP interactions endpoint ----
+
+// proc is a running tttbot process with its HTTP endpoint.
+type proc struct {
+	cmd  *exec.Cmd
+	addr string
+	logs *bytes.Buffer
+}
+
+// testKey signs interactions for the child processes.
+var testKey = ed25519.NewKeyFromSeed([]byte("tttbot main package test seed!!!"))
+
+func freeAddr(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startBot starts the binary on databaseURL and waits for /healthz.
+func startBot(tb testing.TB, databaseURL string) *proc {
+	tb.Helper()
+	p := &proc{addr: freeAddr(tb), logs: &bytes.Buffer{}}
+	p.cmd = exec.Command(buildBinary(tb))
+	p.cmd.Dir = tb.TempDir()
+	p.cmd.Env = []string{
+		"HTTP_ADDR=" + p.addr,
+		"DISCORD_PUBLIC_KEY=" + hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
+		"DATABASE_URL=" + databaseURL,
+		"LOG_LEVEL=warn",
+	}
+	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
+	if err := p.cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { p.kill() })
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + p.addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	tb.Fatalf("the bot never became healthy; logs:\n%s", p.logs)
+	return nil
+}
+
+// kill sends SIGKILL: no chance to flush or finish anything.
+func (p *proc) kill() {
+	if p.cmd.Process != nil && p.cmd.ProcessState == nil {
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+	}
+}
+
+// command sends a signed /ttt interaction and returns the reply's content
+// and whether it was public.
+func (p *proc) command(tb testing.TB, channel, user, sub string, opts map[string]any) (string, bool) {
+	tb.Helper()
+	var options []map[string]any
+	for name, v := range opts {
+		typ := 3
+		switch v.(type) {
+		case int:
+			typ = 4
+		case bool:
+			typ = 5
+		}
+		if name == "opponent" {
+			typ = 6
+		}
+		options = append(options, map[string]any{"name": name, "type": typ, "value": v})
+	}
+	body, _ := json.Marshal(map[string]any{
+		"id": "1", "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
+		"guild_id": "900000000000000001", "channel_id": channel,
+		"member": map[string]any{"user": map[string]any{"id": user, "username": "u"}, "permissions": "0"},
+		"data":   map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": options}}},
+	})
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
+	req.Header.Set("X-Signature-Timestamp", ts)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testKey, append([]byte(ts), body...))))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Content string `json:"content"`
+			Flags   int    `json:"flags"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(bufio.NewReader(resp.Body)).Decode(&out); err != nil {
+		tb.Fatalf("%s %s: status %d: %v", user, sub, resp.StatusCode, err)
+	}
+	return out.Data.Content, out.Data.Flags&64 == 0
+}
+
+const (
+	chanA = "910000000000000001"
+	userA = "800000000000000001"
+	userB = "800000000000000002"
+)
+
+// boardBlock extracts the code block of a reply.
+func boardBlock(content string) string {
+	_, after, _ := strings.Cut(content, "```\n")
+	block, _, _ := strings.Cut(after, "```")
+	return block
+}
+
+// TestCrashKeepsEveryAcceptedMove kills the bot with SIGKILL right after
+// each accepted move, restarts it on the same SQLite file, and checks the
+// game goes on exactly where it was.
+func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "data", "tttbot.db")
+	p := startBot(t, db)
+	if text, ok := p.command(t, chanA, userA, "new", map[string]any{"rows": 5, "columns": 5, "win": 4, "opponent": userB}); !ok {
+		t.Fatalf("new: %s", text)
+	}
+	moves := []struct{ user, pos string }{{userA, "0,0"}, {userB, "4,4"}, {userA, "1,1"}, {userB, "4,3"}, {userA, "2,2"}, {userB, "0,4"}, {userA, "4,4"}, {userA, "3,3"}}
+	var lastBoard string
+	for i, m := range moves {
+		text, ok := p.command(t, chanA, m.user, "move", map[string]any{"position": m.pos})
+		if i == 6 { // 4,4 is taken: refused, and nothing changes
+			if ok {
+				t.Fatalf("move onto a taken cell accepted: %s", text)
+			}
+			continue
+		}
+		if !ok {
+			t.Fatalf("move %d (%s %s) refused: %s", i, m.user, m.pos, text)
+		}
+		lastBoard = boardBlock(text)
+		p.kill()
+		p = startBot(t, db)
+		again, _ := p.command(t, chanA, userA, "board", nil)
+		if got := boardBlock(again); got != lastBoard {
+			t.Fatalf("after a crash at move %d the board is\n%s\nwant\n%s", i, got, lastBoard)
+		}
+	}
+	text, _ := p.command(t, chanA, userB, "board", nil)
+	if !strings.Contains(text, "Player X (<@"+userA+">) won!") || !strings.Contains(text, "Moves (7):") {
+		t.Fatalf("final board:\n%s", text)
+	}
+}
+
+// TestTwoProcessesOnePostgres runs two bot processes on one PostgreSQL
+// database and sends the same move to both at once: exactly one is accepted,
+// and both then show the same board.
+func TestTwoProcessesOnePostgres(t *testing.T) {
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		t.Skip("PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable); .ci/run sets it")
+	}
+	url := privateSchema(t, base)
+	p1, p2 := startBot(t, url), startBot(t, url)
+	if text, ok := p1.command(t, chanA, userA, "new", map[string]any{"rows": 10, "columns": 10, "opponent": userB}); !ok {
+		t.Fatalf("new: %s", text)
+	}
+	for round := 0; round < 20; round++ {
+		user := []string{userA, userB}[round%2]
+		pos := fmt.Sprintf("%d,%d", round/2, (round*7)%10)
+		var wg sync.WaitGroup
+		accepted := make([]bool, 2)
+		for i, p := range []*proc{p1, p2} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, accepted[i] = p.command(t, chanA, user, "move", map[string]any{"position": pos})
+			}()
+		}
+		wg.Wait()
+		if accepted[0] == accepted[1] {
+			t.Fatalf("round %d: accepted by p1 %v, p2 %v; want exactly one", round, accepted[0], accepted[1])
+		}
+	}
+	b1, _ := p1.command(t, chanA, userA, "board", nil)
+	b2, _ := p2.command(t, chanA, userA, "board", nil)
+	if b1 != b2 || !strings.Contains(b1, "move 20") {
+		t.Fatalf("the processes disagree:\n%s\n---\n%s", b1, b2)
+	}
+}
