@@ -80,6 +80,17 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) (resp *disco
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		return b.autocomplete(ctx, req)
 	}
+	if i.Type == discordgo.InteractionMessageComponent {
+		c, err := parseCustomID(req.CustomID)
+		if err != nil {
+			return b.refuse(ctx, err, nil, req, i)
+		}
+		h, err := clickRequest(req, c)
+		if err != nil {
+			return b.refuse(ctx, err, nil, req, i)
+		}
+		return b.withTable(ctx, req, i, h)
+	}
 	if i.Type != discordgo.InteractionApplicationCommand {
 		return b.refuse(ctx, fmt.Errorf("%w: interaction type %d", ErrUnknown, i.Type), nil, req, i)
 	}
@@ -133,12 +144,12 @@ func (b *Bot) withTable(ctx context.Context, req *Request, i *discordgo.Interact
 	}
 	if ch.table == nil {
 		b.remember(cur) // unchanged: still good at its version
-		return ch.resp
+		return decorate(ctx, req, cur, ch.resp)
 	}
 	if err := b.save(ctx, ch.table, ch.result); err != nil {
 		return b.refuse(ctx, err, cur, req, i)
 	}
-	return ch.resp
+	return decorate(ctx, req, ch.table, ch.resp)
 }
 
 // expire ends an open table nobody has touched for the idle timeout.

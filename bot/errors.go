@@ -18,6 +18,7 @@ var (
 	ErrSelfOpponent  = errors.New("opponent is the creator")
 	ErrBotOpponent   = errors.New("opponent is a bot")
 	ErrConflict      = errors.New("the table changed while the action was applied")
+	ErrStale         = errors.New("the button belongs to an outdated board")
 	ErrUnknown       = errors.New("unknown command")
 	ErrBadOption     = errors.New("bad option")
 	ErrTooManyHumans = errors.New("more humans than seats")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,8 +38,77 @@ type fakeDiscord struct {
 
 // callback is one interaction reply the bot sent.
 type callback struct {
-	ID   string
-	Body map[string]any
+	ID    string
+	Body  map[string]any
+	Files map[string][]byte // name → contents, for multipart replies
+}
+
+// readCallback reads an interaction reply: JSON, or multipart/form-data with
+// the JSON in payload_json and the files in the other parts.
+func readCallback(r *http.Request) (callback, error) {
+	cb := callback{ID: r.PathValue("id"), Files: map[string][]byte{}}
+	mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || !strings.HasPrefix(mediaType, "multipart/") {
+		return cb, json.NewDecoder(r.Body).Decode(&cb.Body)
+	}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return cb, nil
+		}
+		if err != nil {
+			return cb, err
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return cb, err
+		}
+		if part.FormName() == "payload_json" {
+			if err := json.Unmarshal(data, &cb.Body); err != nil {
+				return cb, err
+			}
+			continue
+		}
+		cb.Files[part.FileName()] = data
+	}
+}
+
+// buttons lists the reply's buttons: custom_id → label.
+func (c callback) buttons() map[string]string {
+	out := map[string]string{}
+	data, _ := c.Body["data"].(map[string]any)
+	rows, _ := data["components"].([]any)
+	for _, row := range rows {
+		r, _ := row.(map[string]any)
+		btns, _ := r["components"].([]any)
+		for _, b := range btns {
+			bm, _ := b.(map[string]any)
+			id, _ := bm["custom_id"].(string)
+			label, _ := bm["label"].(string)
+			out[id] = label
+		}
+	}
+	return out
+}
+
+// button finds the custom_id of a button whose id ends in suffix (e.g.
+// ":1:1" for the cell 1,1) or whose label is suffix.
+func (c callback) button(tb testing.TB, suffix string) string {
+	tb.Helper()
+	for id, label := range c.buttons() {
+		if strings.HasSuffix(id, suffix) || label == suffix {
+			return id
+		}
+	}
+	tb.Fatalf("no button %q in %v", suffix, c.buttons())
+	return ""
+}
+
+// kind is the response type: 4 new message, 7 update, 8 autocomplete.
+func (c callback) kind() int {
+	t, _ := c.Body["type"].(float64)
+	return int(t)
 }
 
 // content returns the reply's message content and whether it was ephemeral.
@@ -57,12 +128,12 @@ func newFakeDiscord(tb testing.TB) *fakeDiscord {
 	mux.HandleFunc("PUT /api/v9/applications/{app}/guilds/{guild}/commands", f.overwrite)
 	mux.HandleFunc("PUT /api/v9/applications/{app}/commands", f.overwrite)
 	mux.HandleFunc("POST /api/v9/interactions/{id}/{token}/callback", func(w http.ResponseWriter, r *http.Request) {
-		var body map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		cb, err := readCallback(r)
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		f.callbacks <- callback{ID: r.PathValue("id"), Body: body}
+		f.callbacks <- cb
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /", f.gateway)

@@ -2,8 +2,10 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,4 +70,135 @@ func TestGatewayEndToEnd(t *testing.T) {
 		t.Errorf("identifies %d, resumes %d; want 1 and 1", identifies, resumes)
 	}
 	gw.Session().ShouldReconnectOnError = false
+}
+
+// startGateway connects a Bot to a fake Discord through the real Session.
+func startGateway(t *testing.T) *fakeDiscord {
+	t.Helper()
+	fake := newFakeDiscord(t)
+	api, _ := url.Parse(fake.apiURL())
+	gw, err := NewGateway(New(Options{Store: store.NewMemory()}), GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := gw.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		gw.Session().ShouldReconnectOnError = false
+		gw.Close(context.Background())
+	})
+	fake.waitReady()
+	return fake
+}
+
+var interactionSeq atomic.Int64
+
+func nextID() string { return fmt.Sprintf("13%017d", interactionSeq.Add(1)) }
+
+func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...option) callback {
+	t.Helper()
+	fields := commandFields(ch, user, sub, 0, opts)
+	fields["ID"] = nextID()
+	return f.interact(rawInteraction(t, "command.json", fields))
+}
+
+func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
+	t.Helper()
+	return f.interact(rawInteraction(t, "component.json", map[string]any{
+		"ID": nextID(), "Guild": guild, "Channel": ch, "User": user, "CustomID": customID,
+	}))
+}
+
+func wantText(t *testing.T, cb callback, kind int, ephemeral bool, want string) {
+	t.Helper()
+	text, eph := cb.content()
+	if cb.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
+		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", cb.kind(), eph, text, kind, ephemeral, want)
+	}
+}
+
+// TestButtonsThroughGateway plays a whole 3×3 game by clicking buttons, with
+// an out-of-turn click, a stale click and a rematch click, then a gravity
+// game's full column, all through the real discordgo Session.
+func TestButtonsThroughGateway(t *testing.T) {
+	fake := startGateway(t)
+	board := fake.command(t, channel, alice, "new", userOpt("opponent", bob, false))
+	wantText(t, board, 4, false, "Game on")
+	if n := len(board.buttons()); n != 9 {
+		t.Fatalf("%d buttons on a 3×3 board", n)
+	}
+	first := board
+	for i, m := range []struct{ user, cell string }{{alice, ":1:1"}, {bob, ":0:0"}, {alice, ":0:2"}, {bob, ":1:0"}} {
+		board = fake.click(t, channel, m.user, board.button(t, m.cell))
+		wantText(t, board, 7, false, "played")
+		if i == 0 {
+			t.Run("StaleClick", func(t *testing.T) {
+				cb := fake.click(t, channel, bob, first.button(t, ":0:1"))
+				wantText(t, cb, 4, true, "out of date")
+			})
+			t.Run("DoubleClick", func(t *testing.T) {
+				cb := fake.click(t, channel, alice, first.button(t, ":1:1"))
+				wantText(t, cb, 4, true, "out of date")
+			})
+		}
+		if i == 1 {
+			t.Run("OutOfTurnClick", func(t *testing.T) {
+				cb := fake.click(t, channel, bob, board.button(t, ":2:2"))
+				wantText(t, cb, 4, true, "not your turn")
+			})
+		}
+	}
+	won := fake.click(t, channel, alice, board.button(t, ":2:0"))
+	wantText(t, won, 7, false, "Player X (<@"+alice+">) won!")
+	rematch := won.button(t, "Rematch")
+	t.Run("RematchClick", func(t *testing.T) {
+		cb := fake.click(t, channel, bob, rematch)
+		wantText(t, cb, 4, false, "Rematch #2")
+		again := fake.click(t, channel, alice, rematch)
+		wantText(t, again, 4, true, "out of date")
+	})
+
+	// Gravity: a button per open column; a full column's button is gone, and
+	// an old one is refused.
+	const ch2 = "920000000000000009"
+	g := fake.command(t, ch2, alice, "new", opt("gravity", true), opt("rows", 3), opt("columns", 4), opt("win", 3), userOpt("opponent", bob, false))
+	if n := len(g.buttons()); n != 4 {
+		t.Fatalf("%d column buttons, want 4", n)
+	}
+	var beforeFull callback
+	for i, user := range []string{alice, bob, alice} {
+		beforeFull = g
+		g = fake.click(t, ch2, user, g.button(t, "0"))
+		wantText(t, g, 7, false, "column 0 (row "+fmt.Sprint(i)+")")
+	}
+	if _, ok := g.buttons()[beforeFull.button(t, "0")]; ok || len(g.buttons()) != 3 {
+		t.Fatalf("full column still has a button: %v", g.buttons())
+	}
+	cb := fake.click(t, ch2, bob, beforeFull.button(t, "0"))
+	wantText(t, cb, 4, true, "out of date")
+}
+
+// TestAutocompleteAndPicturesThroughGateway checks autocomplete results and
+// a board picture attached as a file through the real Session.
+func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
+	fake := startGateway(t)
+	fake.command(t, channel, alice, "new", opt("gravity", true), userOpt("opponent", bob, false))
+	ac := fake.interact(rawInteraction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
+	data, _ := ac.Body["data"].(map[string]any)
+	choices, _ := data["choices"].([]any)
+	if ac.kind() != 8 || len(choices) != 7 {
+		t.Fatalf("autocomplete: type %d, %d choices", ac.kind(), len(choices))
+	}
+	pic := fake.command(t, channel, bob, "board", opt("image", true))
+	png := pic.Files["board.png"]
+	if len(png) < 8 || string(png[1:4]) != "PNG" {
+		t.Fatalf("no PNG attached: files %v", len(pic.Files))
+	}
+	big := fake.command(t, "920000000000000010", alice, "new", opt("rows", 60), opt("columns", 60), userOpt("opponent", bob, false))
+	if _, ok := big.Files["board.png"]; !ok {
+		t.Fatal("a board too big for text came without a picture")
+	}
 }

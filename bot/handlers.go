@@ -229,9 +229,6 @@ func handleBoard(b *Bot, req *Request, cur *Table) (change, error) {
 	case cur.game == nil: // a lobby that was ended
 		return change{}, ErrNoGame
 	}
-	if req.Bool(optImage) {
-		return change{}, fmt.Errorf("%w: board pictures are not available yet; the text board is below every move", ErrBadOption)
-	}
 	if cur.Phase.Open() {
 		return change{resp: public(boardText(cur, headlineBoard(cur), ""))}, nil
 	}

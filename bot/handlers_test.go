@@ -277,3 +277,53 @@ func TestHistoryRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func (h *harness) click(user, customID string) *discordgo.InteractionResponse {
+	h.tb.Helper()
+	i := interaction(h.tb, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": customID})
+	return h.bot.Handle(context.Background(), i)
+}
+
+func buttonIDs(resp *discordgo.InteractionResponse) []string {
+	var ids []string
+	for _, row := range resp.Data.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			ids = append(ids, c.(discordgo.Button).CustomID)
+		}
+	}
+	return ids
+}
+
+func TestJoinButtonAndBadClicks(t *testing.T) {
+	h := newHarness(t)
+	lobby := h.as(alice, "new", opt("players", 3))
+	ids := buttonIDs(lobby)
+	if len(ids) != 1 || ids[0] != "ttt:join:1" {
+		t.Fatalf("lobby buttons %v", ids)
+	}
+	joined := h.click(bob, ids[0])
+	if joined.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(joined.Data.Content, "Seat 2: **O** <@"+bob+">") {
+		t.Fatalf("join click: %+v", joined.Data.Content)
+	}
+	refused(t, h.click(bob, ids[0]), "already have a seat")
+	started := h.click(carol, ids[0])
+	if !strings.Contains(started.Data.Content, "Game on") || len(buttonIDs(started)) != 9 {
+		t.Fatalf("third join: %s %v", started.Data.Content, buttonIDs(started))
+	}
+	for _, bad := range []string{"", "ttt", "ttt:cell:1.0:x:1", "ttt:nope:1", "other:join:1", "ttt:cell:1.0:1", strings.Repeat("ttt:", 30)} {
+		refused(t, h.click(alice, bad), "don't know")
+	}
+}
+
+func TestPictureOverHTTPIsANote(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
+	resp := h.bot.Handle(WithoutFiles(context.Background()), i)
+	if len(resp.Data.Files) != 0 || !strings.Contains(resp.Data.Content, "gateway") {
+		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), resp.Data.Content)
+	}
+	if resp := h.bot.Handle(context.Background(), i); len(resp.Data.Files) != 1 {
+		t.Fatalf("gateway board image: %d files", len(resp.Data.Files))
+	}
+}

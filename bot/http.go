@@ -69,7 +69,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
+	ctx, cancel := context.WithTimeout(WithoutFiles(r.Context()), replyWithin)
 	defer cancel()
 	resp := h.bot.Handle(ctx, &i)
 	body, err := json.Marshal(resp)

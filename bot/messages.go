@@ -180,6 +180,16 @@ const helpText = "**Tic-tac-toe, any size** — one game per channel.\n" +
 	"• `/ttt check board:XO./.XO/..X` judges a written board. `/ttt stats` and `/ttt leaderboard` show records in this server.\n" +
 	"The last move is shown as [X]; a winning line as *X*."
 
+// Button labels.
+const (
+	buttonJoin    = "Join"
+	buttonRematch = "Rematch"
+)
+
+// notePictureHTTP replaces a board picture the HTTP endpoint cannot attach:
+// Discord takes files only through the callback request, not inline replies.
+const notePictureHTTP = "(Board pictures come with the gateway connection; this bot answers over HTTP.)"
+
 const (
 	textInternal = "Something went wrong on my side and nothing was changed. Please try again in a moment."
 	textUnknown  = "I don't know that command. Try `/ttt help`."
@@ -229,6 +239,8 @@ func explain(err error, t *Table, req *Request) (text string, ok bool) {
 		return "There are more people than seats: raise `players`, or leave `opponent` out.", true
 	case errors.Is(err, ErrConflict):
 		return "The board changed while your action was being applied, so nothing was done. Look at the board and try again.", true
+	case errors.Is(err, ErrStale):
+		return "That board is out of date: the game has moved on since. Use the newest board message, or `/ttt board` to see it again.", true
 	case errors.Is(err, ErrBadOption):
 		return fmt.Sprintf("That option doesn't work: %s. See `/ttt help`.", strings.TrimPrefix(err.Error(), ErrBadOption.Error()+": ")), true
 	case errors.Is(err, game.ErrGameOver):

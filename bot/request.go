@@ -18,6 +18,7 @@ type Request struct {
 	CanManage bool   // the user may manage messages in this channel
 	Sub       string // the /ttt subcommand
 	Focused   string // autocomplete: the option being typed
+	CustomID  string // component: the clicked button's custom_id
 	options   map[string]*discordgo.ApplicationCommandInteractionDataOption
 	resolved  *discordgo.ApplicationCommandInteractionDataResolved
 }
@@ -35,6 +36,15 @@ func parseRequest(i *discordgo.Interaction) (*Request, error) {
 	}
 	if req.User == "" || req.Channel == "" {
 		return nil, fmt.Errorf("%w: interaction %s has no user or channel", ErrUnknown, i.ID)
+	}
+	if i.Type == discordgo.InteractionMessageComponent {
+		data, ok := i.Data.(discordgo.MessageComponentInteractionData)
+		if !ok {
+			return nil, fmt.Errorf("%w: component without data", ErrUnknown)
+		}
+		req.CustomID = data.CustomID
+		req.options = map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+		return req, nil
 	}
 	if i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		return req, nil
@@ -110,4 +120,9 @@ func (r *Request) UserOption(name string) (id string, isBot bool, ok bool) {
 		}
 	}
 	return id, isBot, true
+}
+
+// setString sets a string option, for requests made from button clicks.
+func (r *Request) setString(name, value string) {
+	r.options[name] = &discordgo.ApplicationCommandInteractionDataOption{Name: name, Type: discordgo.ApplicationCommandOptionString, Value: value}
 }

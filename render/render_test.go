@@ -1,8 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,6 +158,98 @@ func BenchmarkText(b *testing.B) {
 			for b.Loop() {
 				_ = String(g, win)
 			}
+		})
+	}
+}
+
+// goldenPNG compares the picture of g with testdata/name.png pixel by pixel
+// (not byte by byte: PNG compression may differ between Go versions). On a
+// mismatch the actual picture is written to the test's temp dir.
+func goldenPNG(t *testing.T, name string, g *game.Game) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := PNG(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", name+".png")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render -update to create it)", err)
+	}
+	defer f.Close()
+	want, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := png.Decode(bytes.NewReader(buf.Bytes()))
+	if !samePixels(got, want) {
+		actual := filepath.Join(t.TempDir(), name+".png")
+		os.WriteFile(actual, buf.Bytes(), 0o644)
+		t.Fatalf("%s differs from the golden picture; actual written to %s (run with -update if intended)", path, actual)
+	}
+}
+
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestPNGGolden(t *testing.T) {
+	t.Run("classic_3x3", func(t *testing.T) {
+		goldenPNG(t, "classic_3x3", newGame(t, game.Classic(), "XO", "0", "4", "8", "2", "6", "3", "7"))
+	})
+	t.Run("gravity_6x7_won", func(t *testing.T) {
+		r := game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
+		goldenPNG(t, "gravity_6x7_won", newGame(t, r, "XO", "0", "1", "1", "2", "2", "3", "2", "3", "3", "6", "3"))
+	})
+	t.Run("big_100x100_10_players", func(t *testing.T) {
+		r := game.Rules{Rows: 100, Cols: 100, Win: 25, Players: 10}
+		g, err := game.New(r, game.Compact, []rune("XOABCDEFGH"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 600; i++ { // a deterministic scatter of moves
+			c := game.Coord{Row: (i * 37) % 100, Col: (i*53 + i/100) % 100}
+			g.Play(g.Turn(), c)
+		}
+		goldenPNG(t, "big_100x100_10_players", g)
+	})
+}
+
+func BenchmarkPNG(b *testing.B) {
+	for _, size := range []int{3, 19, 100} {
+		r := game.Rules{Rows: size, Cols: size, Win: 3, Players: 2}
+		g, _ := game.New(r, game.Fast, []rune("XO"))
+		for i := 0; i < size*size/2; i++ {
+			g.Play(g.Turn(), game.Coord{Row: (i * 2 / size) % size, Col: (i*2 + (i*2/size)%2) % size})
+		}
+		b.Run(fmt.Sprintf("%dx%d", size, size), func(b *testing.B) {
+			var buf bytes.Buffer
+			b.ReportAllocs()
+			for b.Loop() {
+				buf.Reset()
+				if err := PNG(&buf, g); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "bytes")
 		})
 	}
 }

@@ -1,0 +1,195 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"strconv"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// Picture sizes: a board is drawn at most about maxSide pixels a side, with
+// cells no smaller than minCell (a 100×100 board is 700 px) and no larger
+// than maxCell.
+const (
+	maxSide = 720
+	minCell = 7
+	maxCell = 64
+)
+
+// The palette: background, grid, text, highlights, then one colour per
+// player. A paletted image keeps the PNG small and fast to encode.
+var (
+	colBackground = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	colGrid       = color.RGBA{0xc8, 0xc8, 0xc8, 0xff}
+	colText       = color.RGBA{0x30, 0x30, 0x30, 0xff}
+	colLast       = color.RGBA{0xff, 0xe0, 0x80, 0xff}
+	colLine       = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	colToken      = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	playerColors  = []color.RGBA{
+		{0x1f, 0x77, 0xb4, 0xff}, // blue
+		{0xd6, 0x27, 0x28, 0xff}, // red
+		{0x2c, 0xa0, 0x2c, 0xff}, // green
+		{0xff, 0x7f, 0x0e, 0xff}, // orange
+		{0x94, 0x67, 0xbd, 0xff}, // purple
+		{0x8c, 0x56, 0x4b, 0xff}, // brown
+		{0xe3, 0x77, 0xc2, 0xff}, // pink
+		{0x17, 0xbe, 0xcf, 0xff}, // cyan
+		{0xbc, 0xbd, 0x22, 0xff}, // olive
+		{0x7f, 0x7f, 0x7f, 0xff}, // grey
+	}
+)
+
+const (
+	idxBackground uint8 = iota
+	idxGrid
+	idxText
+	idxLast
+	idxLine
+	idxToken
+	idxPlayer0
+)
+
+func palette() color.Palette {
+	p := color.Palette{colBackground, colGrid, colText, colLast, colLine, colToken}
+	for _, c := range playerColors {
+		p = append(p, c)
+	}
+	return p
+}
+
+// pictureLayout places the board in the picture.
+type pictureLayout struct {
+	cell       int // cell size in pixels
+	left, top  int // margins for the coordinates
+	labelEvery int // label every n-th row and column
+}
+
+func layoutFor(r game.Rules) pictureLayout {
+	cell := min(maxCell, max(minCell, maxSide/max(r.Rows, r.Cols)))
+	const charW, lineH = 7, 13 // basicfont.Face7x13
+	digits := len(strconv.Itoa(max(r.Rows, r.Cols) - 1))
+	every := 1
+	for _, n := range []int{1, 2, 5, 10, 20} {
+		every = n
+		if n*cell >= digits*charW+4 && n*cell >= lineH+2 {
+			break
+		}
+	}
+	return pictureLayout{cell: cell, left: digits*charW + 8, top: lineH + 6, labelEvery: every}
+}
+
+// Image draws g: a grid with column numbers along the top and row numbers
+// down the left (counted from the bottom under gravity), each token a disc
+// in its player's colour with the token character inside when the cell is
+// big enough, the last move's cell highlighted, and the winning run struck
+// through. The output depends only on g.
+func Image(g *game.Game) *image.Paletted {
+	r := g.Rules()
+	l := layoutFor(r)
+	w, h := l.left+r.Cols*l.cell+1+4, l.top+r.Rows*l.cell+1+4
+	img := image.NewPaletted(image.Rect(0, 0, w, h), palette())
+	fill(img, img.Bounds(), idxBackground)
+
+	if last, ok := g.LastPlaced(); ok {
+		fill(img, cellRect(l, last).Inset(1), idxLast)
+	}
+	for i := 0; i <= r.Rows; i++ { // horizontal grid lines
+		fill(img, image.Rect(l.left, l.top+i*l.cell, l.left+r.Cols*l.cell+1, l.top+i*l.cell+1), idxGrid)
+	}
+	for i := 0; i <= r.Cols; i++ { // vertical grid lines
+		fill(img, image.Rect(l.left+i*l.cell, l.top, l.left+i*l.cell+1, l.top+r.Rows*l.cell+1), idxGrid)
+	}
+	for c := 0; c < r.Cols; c += l.labelEvery {
+		s := strconv.Itoa(c)
+		text(img, s, l.left+c*l.cell+l.cell/2-len(s)*7/2, l.top-5, colText)
+	}
+	for row := 0; row < r.Rows; row++ {
+		if r.UserRow(row)%l.labelEvery != 0 {
+			continue
+		}
+		s := strconv.Itoa(r.UserRow(row))
+		text(img, s, l.left-4-len(s)*7, l.top+row*l.cell+l.cell/2+5, colText)
+	}
+	radius := max(2, l.cell*2/5)
+	for row := 0; row < r.Rows; row++ {
+		for col := 0; col < r.Cols; col++ {
+			p := g.At(game.Coord{Row: row, Col: col})
+			if p == game.NoPlayer {
+				continue
+			}
+			cx, cy := center(l, game.Coord{Row: row, Col: col})
+			disc(img, cx, cy, radius, idxPlayer0+uint8(p))
+			if tok := g.Token(p); l.cell >= 16 && tok >= '!' && tok <= '~' {
+				text(img, string(tok), cx-3, cy+5, colToken)
+			}
+		}
+	}
+	if line := g.WinningLine(); len(line) > 1 {
+		x0, y0 := center(l, line[0])
+		x1, y1 := center(l, line[len(line)-1])
+		stroke(img, x0, y0, x1, y1, max(1, l.cell/10), idxLine)
+	}
+	return img
+}
+
+// PNG writes Image(g) as a PNG.
+func PNG(w io.Writer, g *game.Game) error {
+	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, Image(g))
+}
+
+func cellRect(l pictureLayout, c game.Coord) image.Rectangle {
+	x, y := l.left+c.Col*l.cell, l.top+c.Row*l.cell
+	return image.Rect(x, y, x+l.cell+1, y+l.cell+1)
+}
+
+func center(l pictureLayout, c game.Coord) (int, int) {
+	return l.left + c.Col*l.cell + l.cell/2, l.top + c.Row*l.cell + l.cell/2
+}
+
+func fill(img *image.Paletted, r image.Rectangle, idx uint8) {
+	r = r.Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
+		for i := range row {
+			row[i] = idx
+		}
+	}
+}
+
+func disc(img *image.Paletted, cx, cy, radius int, idx uint8) {
+	for y := -radius; y <= radius; y++ {
+		for x := -radius; x <= radius; x++ {
+			if x*x+y*y <= radius*radius && image.Pt(cx+x, cy+y).In(img.Bounds()) {
+				img.SetColorIndex(cx+x, cy+y, idx)
+			}
+		}
+	}
+}
+
+// stroke draws a thick straight line by stamping discs along it.
+func stroke(img *image.Paletted, x0, y0, x1, y1, width int, idx uint8) {
+	steps := max(abs(x1-x0), abs(y1-y0), 1)
+	for i := 0; i <= steps; i++ {
+		disc(img, x0+(x1-x0)*i/steps, y0+(y1-y0)*i/steps, width, idx)
+	}
+}
+
+// text draws s in colour c with its baseline at (x, y).
+func text(img *image.Paletted, s string, x, y int, c color.Color) {
+	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: basicfont.Face7x13, Dot: fixed.P(x, y)}
+	d.DrawString(s)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
