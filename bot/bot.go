@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -19,17 +20,19 @@ type Options struct {
 	Logger      *slog.Logger     // structured logs; nil discards them
 	Now         func() time.Time // the clock; nil means time.Now
 	IdleTimeout time.Duration    // an open game with no action this long ends; 0 means 24h
+	AIBudget    time.Duration    // the computer's thinking time a move; 0 means 1 s
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
 // actions in one channel are serialised by that channel's lock, and the
 // store's versioned writes keep several processes from overwriting each other.
 type Bot struct {
-	store   Store
-	log     *slog.Logger
-	now     func() time.Time
-	idle    time.Duration
-	Metrics *Metrics
+	store    Store
+	log      *slog.Logger
+	now      func() time.Time
+	idle     time.Duration
+	aiBudget time.Duration
+	Metrics  *Metrics
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex // one per channel
@@ -39,13 +42,14 @@ type Bot struct {
 // New returns a Bot.
 func New(opt Options) *Bot {
 	b := &Bot{
-		store:   opt.Store,
-		log:     opt.Logger,
-		now:     opt.Now,
-		idle:    opt.IdleTimeout,
-		Metrics: &Metrics{},
-		locks:   map[string]*sync.Mutex{},
-		cache:   map[string]*Table{},
+		store:    opt.Store,
+		log:      opt.Logger,
+		now:      opt.Now,
+		idle:     opt.IdleTimeout,
+		aiBudget: opt.AIBudget,
+		Metrics:  &Metrics{},
+		locks:    map[string]*sync.Mutex{},
+		cache:    map[string]*Table{},
 	}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
@@ -55,6 +59,9 @@ func New(opt Options) *Bot {
 	}
 	if b.idle <= 0 {
 		b.idle = 24 * time.Hour
+	}
+	if b.aiBudget <= 0 {
+		b.aiBudget = ai.DefaultBudget
 	}
 	return b
 }
@@ -118,7 +125,7 @@ type change struct {
 // tableHandler acts on a channel's table. cur is the channel's current table
 // (nil when it never had one). A handler must check everything before it
 // changes anything, and returns an error for any refusal.
-type tableHandler func(b *Bot, req *Request, cur *Table) (change, error)
+type tableHandler func(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error)
 
 // queryHandler answers without touching a channel's table.
 type queryHandler func(ctx context.Context, b *Bot, req *Request) (*discordgo.InteractionResponse, error)
@@ -137,7 +144,7 @@ func (b *Bot) withTable(ctx context.Context, req *Request, i *discordgo.Interact
 			return b.refuse(ctx, err, cur, req, i)
 		}
 	}
-	ch, err := h(b, req, cur)
+	ch, err := h(ctx, b, req, cur)
 	if err != nil {
 		b.forget(req.Channel) // a refused handler changed nothing, but be sure
 		return b.refuse(ctx, err, cur, req, i)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -167,11 +168,11 @@ func clickRequest(req *Request, c click) (tableHandler, error) {
 		req.Sub = "rematch"
 		h = handleRematch
 	}
-	return func(b *Bot, req *Request, cur *Table) (change, error) {
+	return func(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 		if cur == nil || !stillCurrent(cur, c) {
 			return change{}, ErrStale
 		}
-		ch, err := h(b, req, cur)
+		ch, err := h(ctx, b, req, cur)
 		if err == nil && c.kind != clickRematch {
 			// Moves and joins redraw the message that was clicked; a rematch
 			// is a new game and gets a message of its own.

@@ -96,7 +96,7 @@ func tokenFrom(req *Request) (rune, error) {
 	return game.ParseToken(req.String(optToken))
 }
 
-func handleNew(b *Bot, req *Request, cur *Table) (change, error) {
+func handleNew(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	if cur != nil && cur.Phase.Open() {
 		return change{}, ErrGameOpen
 	}
@@ -108,13 +108,20 @@ func handleNew(b *Bot, req *Request, cur *Table) (change, error) {
 	if err != nil {
 		return change{}, err
 	}
-	if req.Has(optAI) {
-		return change{}, fmt.Errorf("%w: the computer opponent (ai) is not available yet; invite a person with opponent, or let people /ttt join", ErrBadOption)
+	level, err := aiOption(req)
+	if err != nil {
+		return change{}, err
 	}
 	opponent, opponentIsBot, hasOpponent := req.UserOption(optOpponent)
 	switch {
 	case hasOpponent && opponent == req.User:
 		return change{}, ErrSelfOpponent
+	case hasOpponent && opponentIsBot && opponent == req.AppID:
+		// Inviting this bot means playing the computer.
+		hasOpponent = false
+		if level == "" {
+			level = "medium"
+		}
 	case hasOpponent && opponentIsBot:
 		return change{}, ErrBotOpponent
 	}
@@ -138,8 +145,17 @@ func handleNew(b *Bot, req *Request, cur *Table) (change, error) {
 			return change{}, err
 		}
 	}
+	for level != "" && t.Phase == Lobby {
+		if err := t.seatComputer(level); err != nil {
+			return change{}, err
+		}
+	}
 	if t.Phase == Playing {
-		return change{table: t, resp: boardReply(t, headlineStart(t))}, nil
+		moves, err := b.playComputers(ctx, t)
+		if err != nil {
+			return change{}, err
+		}
+		return t.settle(boardReply(t, headlineStart(t)+moves))
 	}
 	var ping []string
 	if hasOpponent {
@@ -148,7 +164,7 @@ func handleNew(b *Bot, req *Request, cur *Table) (change, error) {
 	return change{table: t, resp: public(lobbyText(t, headlineNew(t)), ping...)}, nil
 }
 
-func handleJoin(b *Bot, req *Request, cur *Table) (change, error) {
+func handleJoin(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	t, err := openTable(cur)
 	if err != nil {
 		return change{}, err
@@ -162,7 +178,11 @@ func handleJoin(b *Bot, req *Request, cur *Table) (change, error) {
 	}
 	seat := t.Seats[len(t.Seats)-1]
 	if t.Phase == Playing {
-		return change{table: t, resp: boardReply(t, headlineJoin(seat)+"\n"+headlineStart(t))}, nil
+		moves, err := b.playComputers(ctx, t)
+		if err != nil {
+			return change{}, err
+		}
+		return t.settle(boardReply(t, headlineJoin(seat)+"\n"+headlineStart(t)+moves))
 	}
 	return change{table: t, resp: public(lobbyText(t, headlineJoin(seat)))}, nil
 }
@@ -188,7 +208,7 @@ func playerOf(req *Request, cur *Table) (*Table, int, error) {
 	return t, seat, nil
 }
 
-func handleMove(b *Bot, req *Request, cur *Table) (change, error) {
+func handleMove(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	t, seat, err := playerOf(req, cur)
 	if err != nil {
 		return change{}, err
@@ -205,7 +225,11 @@ func handleMove(b *Bot, req *Request, cur *Table) (change, error) {
 	if err != nil {
 		return change{}, err
 	}
-	return t.settle(boardReply(t, headlineMove(t, t.Seats[seat], at)))
+	moves, err := b.playComputers(ctx, t)
+	if err != nil {
+		return change{}, err
+	}
+	return t.settle(boardReply(t, headlineMove(t, t.Seats[seat], at)+moves))
 }
 
 // settle finishes a table whose game may have just ended: it moves it to
@@ -220,7 +244,7 @@ func (t *Table) settle(resp *discordgo.InteractionResponse) (change, error) {
 	return ch, nil
 }
 
-func handleBoard(b *Bot, req *Request, cur *Table) (change, error) {
+func handleBoard(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	switch {
 	case cur == nil:
 		return change{}, ErrNoGame
@@ -236,7 +260,7 @@ func handleBoard(b *Bot, req *Request, cur *Table) (change, error) {
 	return change{resp: public(boardText(cur, headlineBoard(cur), moveList(cur, MaxContent/2)))}, nil
 }
 
-func handleRematch(b *Bot, req *Request, cur *Table) (change, error) {
+func handleRematch(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	switch {
 	case cur != nil && cur.Phase.Open():
 		return change{}, ErrGameOpen
@@ -249,10 +273,14 @@ func handleRematch(b *Bot, req *Request, cur *Table) (change, error) {
 	if err != nil {
 		return change{}, err
 	}
-	return change{table: next, resp: boardReply(next, headlineRematch(next)+"\n"+headlineStart(next))}, nil
+	moves, err := b.playComputers(ctx, next)
+	if err != nil {
+		return change{}, err
+	}
+	return next.settle(boardReply(next, headlineRematch(next)+"\n"+headlineStart(next)+moves))
 }
 
-func handleResign(b *Bot, req *Request, cur *Table) (change, error) {
+func handleResign(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	t, seat, err := playerOf(req, cur)
 	if errors.Is(err, ErrLobby) && t != nil {
 		return leaveLobby(t, seat)
@@ -263,7 +291,11 @@ func handleResign(b *Bot, req *Request, cur *Table) (change, error) {
 	if err := t.game.Resign(seat); err != nil {
 		return change{}, err
 	}
-	return t.settle(boardReply(t, headlineResign(t.Seats[seat])))
+	moves, err := b.playComputers(ctx, t)
+	if err != nil {
+		return change{}, err
+	}
+	return t.settle(boardReply(t, headlineResign(t.Seats[seat])+moves))
 }
 
 // leaveLobby gives up a seat before the game starts; the creator leaving
@@ -278,7 +310,7 @@ func leaveLobby(t *Table, seat int) (change, error) {
 	return change{table: t, resp: public(lobbyText(t, headlineLeave(left)))}, nil
 }
 
-func handleEnd(b *Bot, req *Request, cur *Table) (change, error) {
+func handleEnd(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
 	t, err := openTable(cur)
 	if err != nil {
 		return change{}, err

@@ -106,7 +106,7 @@ func TestNewOptions(t *testing.T) {
 		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "win must not be more than the 3 rows"},
 		{"BadToken", []option{opt("token", "😀")}, "token doesn't work"},
 		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
-		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "bot account"},
+		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "another bot"},
 		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "whole number"},
 		{"BadEngine", []option{opt("engine", "turbo")}, "fast or compact"},
 	} {

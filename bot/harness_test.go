@@ -15,6 +15,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store"
 )
 
@@ -187,3 +188,5 @@ var (
 	_ Store = (*store.Memory)(nil)
 	_ Store = (*store.SQL)(nil)
 )
+
+func coord(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

@@ -13,7 +13,27 @@ import (
 func mention(user string) string { return "<@" + user + ">" }
 
 // seatName is a player as shown in messages: token and mention.
-func seatName(s Seat) string { return fmt.Sprintf("**%s** %s", s.Token, mention(s.User)) }
+func seatName(s Seat) string { return fmt.Sprintf("**%s** %s", s.Token, who(s)) }
+
+// who names a seat's occupant: a mention, or the computer and its level.
+func who(s Seat) string {
+	if s.AI != "" {
+		return computerName(s.AI)
+	}
+	return mention(s.User)
+}
+
+func computerName(level string) string { return "the computer (" + level + ")" }
+
+// playerName shows a standings ID: a mention, or the computer.
+func playerName(id string) string {
+	if level, ok := strings.CutPrefix(id, "ai:"); ok {
+		return computerName(level)
+	}
+	return mention(id)
+}
+
+const noHumansLeft = "No people are left in this game, so it ends here."
 
 // rulesLine describes a game's rules in one line.
 func rulesLine(r game.Rules, e game.Engine) string {
@@ -62,9 +82,9 @@ func statusLine(t *Table) string {
 	case game.Won:
 		w := t.Seats[g.Winner()]
 		if g.WinningLine() == nil {
-			return fmt.Sprintf("Player %s (%s) won! Everyone else resigned.", w.Token, mention(w.User))
+			return fmt.Sprintf("Player %s (%s) won! Everyone else resigned.", w.Token, who(w))
 		}
-		return fmt.Sprintf("Player %s (%s) won!", w.Token, mention(w.User))
+		return fmt.Sprintf("Player %s (%s) won!", w.Token, who(w))
 	case game.Drawn:
 		return fmt.Sprintf("It's a draw: the board is full and nobody got %d in a row.", t.Rules.Win)
 	}
@@ -159,7 +179,7 @@ func leaderboardText(ts []game.Tally) string {
 	var sb strings.Builder
 	sb.WriteString("**Leaderboard**\n")
 	for i, t := range ts {
-		fmt.Fprintf(&sb, "%d. %s — %d W · %d L · %d D\n", i+1, mention(t.Player), t.Wins, t.Losses, t.Draws)
+		fmt.Fprintf(&sb, "%d. %s — %d W · %d L · %d D\n", i+1, playerName(t.Player), t.Wins, t.Losses, t.Draws)
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
@@ -170,7 +190,8 @@ func checkText(board string, v game.Verdict) string {
 
 const helpText = "**Tic-tac-toe, any size** — one game per channel.\n" +
 	"• `/ttt new` opens a game: `rows`, `columns` (3–100), `win` (how many in a row, 3–25), `players` (2–10), " +
-	"`gravity` (Connect Four style), `token` (your character), `opponent` (seat someone right away).\n" +
+	"`gravity` (Connect Four style), `token` (your character), `opponent` (seat someone right away; pick me to play the computer), " +
+	"`ai` (fill the empty seats with the computer: easy, medium or hard).\n" +
 	"• `/ttt join` takes a seat (`token` optional). The game starts when every seat is taken; seats play in join order.\n" +
 	"• `/ttt move position:` places your token.\n" +
 	"  Free boards: `row,col` with 0,0 the top-left cell — `1,2` is row 1, column 2. `1 2` and `(1, 2)` work too; on 3×3 also a cell number 0–8.\n" +
@@ -234,7 +255,7 @@ func explain(err error, t *Table, req *Request) (text string, ok bool) {
 	case errors.Is(err, ErrSelfOpponent):
 		return "You can't be your own opponent. Pick someone else, or leave `opponent` out and let people `/ttt join`.", true
 	case errors.Is(err, ErrBotOpponent):
-		return "That's a bot account; it can't play. Pick a person, or leave `opponent` out.", true
+		return "That's another bot's account; it can't play here. Pick a person, invite me, or use `ai:` to play the computer.", true
 	case errors.Is(err, ErrTooManyHumans):
 		return "There are more people than seats: raise `players`, or leave `opponent` out.", true
 	case errors.Is(err, ErrConflict):
@@ -247,7 +268,7 @@ func explain(err error, t *Table, req *Request) (text string, ok bool) {
 		return "This game is over. `/ttt rematch` to play again, or `/ttt new` for a different game.", true
 	case errors.Is(err, game.ErrNotYourTurn):
 		next := t.Seats[t.game.Turn()]
-		return fmt.Sprintf("It's not your turn: it's %s's turn (%s).", next.Token, mention(next.User)), true
+		return fmt.Sprintf("It's not your turn: it's %s's turn (%s).", next.Token, who(next)), true
 	case errors.Is(err, game.ErrCellTaken):
 		return "That cell is taken. Pick an empty one (shown as . on the board).", true
 	case errors.Is(err, game.ErrColumnFull):

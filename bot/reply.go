@@ -98,9 +98,9 @@ func pingFor(t *Table) []string {
 	switch {
 	case g == nil:
 		return nil
-	case g.State() == game.Won:
+	case g.State() == game.Won && t.Seats[g.Winner()].AI == "":
 		return []string{t.Seats[g.Winner()].User}
-	case g.State() == game.Playing && t.Phase == Playing:
+	case g.State() == game.Playing && t.Phase == Playing && t.Seats[g.Turn()].AI == "":
 		return []string{t.Seats[g.Turn()].User}
 	}
 	return nil

@@ -14,6 +14,7 @@ type Request struct {
 	Type      discordgo.InteractionType
 	Guild     string // "" in a DM
 	Channel   string
+	AppID     string // the bot's application ID, which is also its user ID
 	User      string // the invoking user's ID
 	CanManage bool   // the user may manage messages in this channel
 	Sub       string // the /ttt subcommand
@@ -25,7 +26,7 @@ type Request struct {
 
 // parseRequest reads an application command or autocomplete interaction.
 func parseRequest(i *discordgo.Interaction) (*Request, error) {
-	req := &Request{Type: i.Type, Guild: i.GuildID, Channel: i.ChannelID}
+	req := &Request{Type: i.Type, Guild: i.GuildID, Channel: i.ChannelID, AppID: i.AppID}
 	switch {
 	case i.Member != nil && i.Member.User != nil:
 		req.User = i.Member.User.ID

@@ -26,10 +26,20 @@ const (
 // Open reports whether the phase holds the channel (lobby or playing).
 func (p Phase) Open() bool { return p == Lobby || p == Playing }
 
-// Seat is a player at the table: a Discord user and their token.
+// Seat is a player at the table: a Discord user, or the computer at a
+// level, and their token.
 type Seat struct {
-	User  string `json:"user"`
+	User  string `json:"user,omitempty"`
+	AI    string `json:"ai,omitempty"` // "easy", "medium" or "hard" for a computer seat
 	Token string `json:"token"`
+}
+
+// player is the seat's ID in results: the user, or "ai:<level>".
+func (s Seat) player() string {
+	if s.AI != "" {
+		return "ai:" + s.AI
+	}
+	return s.User
 }
 
 // Table is one channel's game from lobby to result: everything the store
@@ -91,7 +101,19 @@ func (t *Table) tokens() []rune {
 
 // seatOf returns the seat index of user, or -1.
 func (t *Table) seatOf(user string) int {
-	return slices.IndexFunc(t.Seats, func(s Seat) bool { return s.User == user })
+	return slices.IndexFunc(t.Seats, func(s Seat) bool { return s.AI == "" && s.User == user })
+}
+
+// seatComputer gives the next free seat to the computer at level.
+func (t *Table) seatComputer(level string) error {
+	if t.Phase != Lobby {
+		return ErrStarted
+	}
+	t.Seats = append(t.Seats, Seat{AI: level, Token: string(game.NextFreeToken(t.tokens()))})
+	if len(t.Seats) == t.Rules.Players {
+		return t.start()
+	}
+	return nil
 }
 
 // tokenTaken reports whether a seated player already holds tok.
@@ -142,7 +164,7 @@ func (t *Table) finishIfOver() {
 func (t *Table) result() game.Result {
 	players := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
-		players[i] = s.User
+		players[i] = s.player()
 	}
 	return game.Result{
 		Scope:   t.Guild,

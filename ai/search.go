@@ -1,0 +1,392 @@
+package ai
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+const (
+	inf        = Win * 2
+	mateBound  = Win - 1<<16 // scores beyond this are forced results
+	ttBits     = 18          // transposition table entries: 1<<ttBits
+	checkEvery = 256         // nodes between clock checks
+	smallBoard = 49          // up to 7×7 every empty cell is a candidate
+	beamRoot   = 24          // on big boards, root moves searched
+	beamInner  = 10          // on big boards, moves searched below the root
+	nearReach  = 2           // on big boards, candidates lie this close to a token
+)
+
+// ttEntry remembers a searched position.
+type ttEntry struct {
+	key   uint64
+	score int64
+	best  int32
+	depth int8
+	flag  int8 // exact, lower or upper bound
+}
+
+const (
+	flagExact int8 = iota + 1
+	flagLower
+	flagUpper
+)
+
+type search struct {
+	ctx      context.Context
+	deadline time.Time
+	opt      Options
+	pos      *position
+	me       int
+	rng      *rand.Rand
+	tt       []ttEntry
+	nodes    int64
+	aborted  bool
+	big      bool    // beam search and nearby candidates only
+	initial  []int   // cells occupied at the root
+	stamp    []int32 // candidate de-duplication
+	stampGen int32
+}
+
+func newSearch(ctx context.Context, g *game.Game, opt Options) *search {
+	s := &search{ctx: ctx, opt: opt, pos: newPosition(g), me: g.Turn(), rng: rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x5eed))}
+	s.deadline, _ = ctx.Deadline()
+	s.big = !s.pos.gravity && len(s.pos.cell) > smallBoard
+	for c, v := range s.pos.cell {
+		if v >= 0 {
+			s.initial = append(s.initial, c)
+		}
+	}
+	s.stamp = make([]int32, len(s.pos.cell))
+	return s
+}
+
+func (s *search) coord(c int) game.Coord { return game.Coord{Row: c / s.pos.cols, Col: c % s.pos.cols} }
+
+// choose picks the move for s.me.
+func (s *search) choose() (game.Coord, Stats) {
+	moves := s.candidates(s.me, 0)
+	if len(moves) == 1 {
+		return s.coord(moves[0]), Stats{}
+	}
+	// Take a win; otherwise, above Easy, block the next player's win.
+	if c, ok := s.immediate(moves, s.me); ok {
+		return s.coord(c), Stats{Score: Win - 1, Depth: 1, Complete: true}
+	}
+	if s.opt.Level >= Medium {
+		if c, ok := s.immediate(moves, s.pos.next(s.me)); ok {
+			return s.coord(c), Stats{Depth: 1}
+		}
+	}
+	switch s.opt.Level {
+	case Easy:
+		if s.rng.IntN(2) == 0 {
+			return s.coord(moves[s.rng.IntN(len(moves))]), Stats{}
+		}
+		return s.coord(moves[0]), Stats{}
+	case Medium:
+		c, st := s.deepen(moves, 2)
+		return s.coord(c), st
+	}
+	c, st := s.deepen(moves, len(s.pos.cell)-s.pos.filled)
+	return s.coord(c), st
+}
+
+// immediate returns a move among moves that would complete a run for pl.
+func (s *search) immediate(moves []int, pl int) (int, bool) {
+	for _, c := range moves {
+		s.pos.set(c, pl)
+		won := s.pos.wins(c)
+		s.pos.unset(c)
+		if won {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// deepen runs iterative deepening up to maxDepth plies and returns the best
+// move of the deepest iteration that finished.
+func (s *search) deepen(moves []int, maxDepth int) (int, Stats) {
+	bits := ttBits
+	if len(s.pos.cell) <= 9 {
+		bits = 14 // classic 3×3 has fewer than 6,000 positions
+	}
+	for bits > 12 && s.opt.MaxNodes > 0 && int64(1)<<(bits-1) >= 2*s.opt.MaxNodes {
+		bits-- // a node budget needs no bigger table than twice its nodes
+	}
+	s.tt = make([]ttEntry, 1<<bits)
+	best := moves[0]
+	st := Stats{}
+	for depth := 1; depth <= maxDepth; depth++ {
+		score, move, ok := s.root(moves, depth)
+		if !ok {
+			break
+		}
+		best, st.Depth, st.Score = move, depth, score
+		// Search the best move first next time.
+		i := slices.Index(moves, move)
+		moves = append([]int{move}, slices.Delete(slices.Clone(moves), i, i+1)...)
+		if score >= mateBound || score <= -mateBound || depth == len(s.pos.cell)-s.pos.filled {
+			st.Complete = !s.big
+			break
+		}
+	}
+	st.Nodes = s.nodes
+	return best, st
+}
+
+// root searches every root move to depth and returns the best.
+func (s *search) root(moves []int, depth int) (int64, int, bool) {
+	if s.big && len(moves) > beamRoot {
+		moves = moves[:beamRoot]
+	}
+	alpha, best := -inf, moves[0]
+	next := s.pos.next(s.me)
+	for _, c := range moves {
+		s.pos.set(c, s.me)
+		var score int64
+		switch {
+		case s.pos.wins(c):
+			score = Win - 1
+		case s.pos.full():
+			score = 0
+		default:
+			score = s.alphabeta(depth-1, 1, alpha, inf, next)
+		}
+		s.pos.unset(c)
+		if s.aborted {
+			return 0, 0, false
+		}
+		if score > alpha {
+			alpha, best = score, c
+		}
+	}
+	return alpha, best, true
+}
+
+// alphabeta scores the position from s.me's point of view with mover to
+// play: s.me maximises, everyone else minimises (paranoid).
+func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
+	s.nodes++
+	if s.nodes%checkEvery == 0 && s.outOfTime() {
+		s.aborted = true
+		return 0
+	}
+	if s.aborted {
+		return 0
+	}
+	if depth == 0 {
+		return s.eval()
+	}
+	key := s.pos.hash
+	e := &s.tt[key&uint64(len(s.tt)-1)]
+	hashMove := int32(-1)
+	if e.key == key && e.flag != 0 {
+		hashMove = e.best
+		if int(e.depth) >= depth {
+			score := fromTT(e.score, ply)
+			switch {
+			case e.flag == flagExact:
+				return score
+			case e.flag == flagLower && score >= beta:
+				return score
+			case e.flag == flagUpper && score <= alpha:
+				return score
+			}
+		}
+	}
+	moves := s.candidates(mover, hashMove)
+	if s.big && len(moves) > beamInner {
+		moves = moves[:beamInner]
+	}
+	maximise := mover == s.me
+	origAlpha, origBeta := alpha, beta
+	best := -inf
+	if !maximise {
+		best = inf
+	}
+	bestMove := int32(-1)
+	next := s.pos.next(mover)
+	for _, c := range moves {
+		s.pos.set(c, mover)
+		var score int64
+		switch {
+		case s.pos.wins(c):
+			score = Win - int64(ply+1)
+			if !maximise {
+				score = -score
+			}
+		case s.pos.full():
+			score = 0
+		default:
+			score = s.alphabeta(depth-1, ply+1, alpha, beta, next)
+		}
+		s.pos.unset(c)
+		if s.aborted {
+			return 0
+		}
+		if maximise && score > best || !maximise && score < best {
+			best, bestMove = score, int32(c)
+		}
+		if maximise {
+			alpha = max(alpha, best)
+		} else {
+			beta = min(beta, best)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	flag := flagExact
+	switch {
+	case best <= origAlpha:
+		flag = flagUpper
+	case best >= origBeta:
+		flag = flagLower
+	}
+	*e = ttEntry{key: key, score: toTT(best, ply), best: bestMove, depth: int8(min(depth, 127)), flag: flag}
+	return best
+}
+
+// Forced results are stored relative to the node, so a transposition reached
+// at another ply keeps the right distance.
+func toTT(score int64, ply int) int64 {
+	switch {
+	case score >= mateBound:
+		return score + int64(ply)
+	case score <= -mateBound:
+		return score - int64(ply)
+	}
+	return score
+}
+
+func fromTT(score int64, ply int) int64 {
+	switch {
+	case score >= mateBound:
+		return score - int64(ply)
+	case score <= -mateBound:
+		return score + int64(ply)
+	}
+	return score
+}
+
+func (s *search) outOfTime() bool {
+	if s.opt.MaxNodes > 0 && s.nodes >= s.opt.MaxNodes {
+		return true
+	}
+	if s.ctx.Err() != nil {
+		return true
+	}
+	return !s.deadline.IsZero() && time.Now().After(s.deadline)
+}
+
+// eval scores a quiet position for s.me: its open windows against everyone
+// else's (paranoid: the others count together).
+func (s *search) eval() int64 {
+	v := s.pos.score[s.me]
+	for p, sc := range s.pos.score {
+		if p != s.me {
+			v -= sc
+		}
+	}
+	return v
+}
+
+// candidates lists mover's moves, best first: the hash move, then by threat.
+func (s *search) candidates(mover int, hashMove int32) []int {
+	p := s.pos
+	var moves []int
+	switch {
+	case p.gravity:
+		for col := 0; col < p.cols; col++ {
+			if c := p.target(col); c >= 0 {
+				moves = append(moves, c)
+			}
+		}
+	case !s.big:
+		for c, v := range p.cell {
+			if v < 0 {
+				moves = append(moves, c)
+			}
+		}
+	default:
+		moves = s.nearby()
+	}
+	type scored struct {
+		cell  int
+		score int64
+	}
+	ranked := make([]scored, len(moves))
+	for i, c := range moves {
+		ranked[i] = scored{c, s.threat(c, mover)}
+		if int32(c) == hashMove {
+			ranked[i].score = inf
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for i, r := range ranked {
+		moves[i] = r.cell
+	}
+	return moves
+}
+
+// nearby lists empty cells within nearReach of a token (the centre on an
+// empty board).
+func (s *search) nearby() []int {
+	p := s.pos
+	if p.filled == 0 {
+		return []int{(p.rows/2)*p.cols + p.cols/2}
+	}
+	s.stampGen++
+	var out []int
+	visit := func(c int) {
+		r0, c0 := c/p.cols, c%p.cols
+		for r := max(0, r0-nearReach); r <= min(p.rows-1, r0+nearReach); r++ {
+			for cc := max(0, c0-nearReach); cc <= min(p.cols-1, c0+nearReach); cc++ {
+				x := r*p.cols + cc
+				if p.cell[x] < 0 && s.stamp[x] != s.stampGen {
+					s.stamp[x] = s.stampGen
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	for _, c := range s.initial {
+		visit(c)
+	}
+	for _, c := range p.history {
+		visit(c)
+	}
+	return out
+}
+
+// threat is how much playing c does for mover: extending its own windows,
+// and spoiling windows another single player owns.
+func (s *search) threat(c, mover int) int64 {
+	p := s.pos
+	var v int64
+	for _, w := range p.winOf[c] {
+		n := p.count[w]
+		switch owner := p.live(w); {
+		case p.mask[w] == 0:
+			v++
+		case owner == mover:
+			v += p.weight[n+1] * 2
+		case owner >= 0:
+			v += p.weight[n+1]
+		}
+	}
+	return v
+}
