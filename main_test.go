@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tttbot/tttbot/store/storetest"
 )
 
 // binary is tttbot built the way the Dockerfile builds it, once per test run.
@@ -319,11 +321,7 @@ func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 // database and sends the same move to both at once: exactly one is accepted,
 // and both then show the same board.
 func TestTwoProcessesOnePostgres(t *testing.T) {
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable); .ci/run sets it")
-	}
-	url := privateSchema(t, base)
+	url := storetest.PostgresURL(t)
 	p1, p2 := startBot(t, url), startBot(t, url)
 	if text, ok := p1.command(t, chanA, userA, "new", map[string]any{"rows": 10, "columns": 10, "opponent": userB}); !ok {
 		t.Fatalf("new: %s", text)

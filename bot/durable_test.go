@@ -2,12 +2,8 @@ package bot
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/storetest"
 )
 
 // durableStores opens each durable store for a benchmark, skipping
@@ -31,24 +28,7 @@ func durableStores(b *testing.B) map[string]func(*testing.B) Store {
 			return s
 		},
 		"postgres": func(b *testing.B) Store {
-			base := os.Getenv("TEST_DATABASE_URL")
-			if base == "" {
-				b.Skip("set TEST_DATABASE_URL to benchmark PostgreSQL")
-			}
-			schema := fmt.Sprintf("tttbot_bench_%d", rand.Uint64())
-			admin, err := sql.Open("pgx", base)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { admin.Exec("DROP SCHEMA " + schema + " CASCADE"); admin.Close() })
-			sep := "?"
-			if strings.Contains(base, "?") {
-				sep = "&"
-			}
-			s, err := store.OpenPostgres(context.Background(), base+sep+"search_path="+schema)
+			s, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(b))
 			if err != nil {
 				b.Fatal(err)
 			}

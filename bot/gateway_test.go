@@ -12,64 +12,29 @@ import (
 	"github.com/tttbot/tttbot/store"
 )
 
-// rawCommand renders command.json for the gateway, as Discord would send it.
-func rawCommand(tb testing.TB, id, user, sub string, opts ...option) []byte {
-	tb.Helper()
-	fields := commandFields(channel, user, sub, 0, opts)
-	fields["ID"] = id
-	return rawInteraction(tb, "command.json", fields)
-}
-
 // TestGatewayEndToEnd runs the real discordgo Session against the fake
 // Discord: it registers /ttt, answers new, join and moves from two users,
 // and survives a dropped connection.
 func TestGatewayEndToEnd(t *testing.T) {
-	fake := newFakeDiscord(t)
-	api, _ := url.Parse(fake.apiURL())
-	b := New(Options{Store: store.NewMemory()})
-	gw, err := NewGateway(b, GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := gw.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer gw.Close(context.Background())
-	fake.waitReady()
+	fake := startGateway(t)
 	if got := fake.registered(); len(got) != 1 || got[0] != "ttt" {
 		t.Fatalf("registered %v", got)
 	}
-
-	step := func(id, user, sub, want string, opts ...option) {
-		t.Helper()
-		cb := fake.interact(rawCommand(t, id, user, sub, opts...))
-		text, eph := cb.content()
-		if cb.ID != id || eph || !strings.Contains(text, want) {
-			t.Fatalf("%s %s: reply to %s (ephemeral %v):\n%s\nwant %q", user, sub, cb.ID, eph, text, want)
-		}
-	}
-	step("1300000000000000001", alice, "new", "opened a game")
-	step("1300000000000000002", bob, "join", "Game on")
-	step("1300000000000000003", alice, "move", "played 1,1", opt("position", "1,1"))
-
-	cb := fake.interact(rawCommand(t, "1300000000000000004", alice, "move", opt("position", "0,0")))
-	if text, eph := cb.content(); !eph || !strings.Contains(text, "not your turn") {
-		t.Fatalf("out-of-turn move: ephemeral %v %q", eph, text)
-	}
+	fake.command(t, channel, alice, "new").mustSay(t, 4, false, "opened a game")
+	fake.command(t, channel, bob, "join").mustSay(t, 4, false, "Game on")
+	fake.command(t, channel, alice, "move", opt("position", "1,1")).mustSay(t, 4, false, "played 1,1")
+	fake.command(t, channel, alice, "move", opt("position", "0,0")).mustSay(t, 4, true, "not your turn")
 
 	fake.drop()
 	fake.waitReady() // discordgo reconnects and resumes
-	step("1300000000000000005", bob, "move", "played 0,0", opt("position", "0,0"))
-	step("1300000000000000006", alice, "move", "played 0,2", opt("position", "0,2"))
+	fake.command(t, channel, bob, "move", opt("position", "0,0")).mustSay(t, 4, false, "played 0,0")
+	fake.command(t, channel, alice, "move", opt("position", "0,2")).mustSay(t, 4, false, "played 0,2")
 	fake.mu.Lock()
 	identifies, resumes := fake.identifies, fake.resumes
 	fake.mu.Unlock()
 	if identifies != 1 || resumes != 1 {
 		t.Errorf("identifies %d, resumes %d; want 1 and 1", identifies, resumes)
 	}
-	gw.Session().ShouldReconnectOnError = false
 }
 
 // startGateway connects a Bot to a fake Discord through the real Session.
@@ -112,7 +77,9 @@ func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 	}))
 }
 
-func wantText(t *testing.T, cb callback, kind int, ephemeral bool, want string) {
+// mustSay checks a reply's type (4 new message, 7 update), whether it is
+// ephemeral, and that it says want.
+func (cb callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
 	t.Helper()
 	text, eph := cb.content()
 	if cb.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
@@ -126,39 +93,39 @@ func wantText(t *testing.T, cb callback, kind int, ephemeral bool, want string) 
 func TestButtonsThroughGateway(t *testing.T) {
 	fake := startGateway(t)
 	board := fake.command(t, channel, alice, "new", userOpt("opponent", bob, false))
-	wantText(t, board, 4, false, "Game on")
+	board.mustSay(t, 4, false, "Game on")
 	if n := len(board.buttons()); n != 9 {
 		t.Fatalf("%d buttons on a 3×3 board", n)
 	}
 	first := board
 	for i, m := range []struct{ user, cell string }{{alice, ":1:1"}, {bob, ":0:0"}, {alice, ":0:2"}, {bob, ":1:0"}} {
 		board = fake.click(t, channel, m.user, board.button(t, m.cell))
-		wantText(t, board, 7, false, "played")
+		board.mustSay(t, 7, false, "played")
 		if i == 0 {
 			t.Run("StaleClick", func(t *testing.T) {
 				cb := fake.click(t, channel, bob, first.button(t, ":0:1"))
-				wantText(t, cb, 4, true, "out of date")
+				cb.mustSay(t, 4, true, "out of date")
 			})
 			t.Run("DoubleClick", func(t *testing.T) {
 				cb := fake.click(t, channel, alice, first.button(t, ":1:1"))
-				wantText(t, cb, 4, true, "out of date")
+				cb.mustSay(t, 4, true, "out of date")
 			})
 		}
 		if i == 1 {
 			t.Run("OutOfTurnClick", func(t *testing.T) {
 				cb := fake.click(t, channel, bob, board.button(t, ":2:2"))
-				wantText(t, cb, 4, true, "not your turn")
+				cb.mustSay(t, 4, true, "not your turn")
 			})
 		}
 	}
 	won := fake.click(t, channel, alice, board.button(t, ":2:0"))
-	wantText(t, won, 7, false, "Player X (<@"+alice+">) won!")
+	won.mustSay(t, 7, false, "Player X (<@"+alice+">) won!")
 	rematch := won.button(t, "Rematch")
 	t.Run("RematchClick", func(t *testing.T) {
 		cb := fake.click(t, channel, bob, rematch)
-		wantText(t, cb, 4, false, "Rematch #2")
+		cb.mustSay(t, 4, false, "Rematch #2")
 		again := fake.click(t, channel, alice, rematch)
-		wantText(t, again, 4, true, "out of date")
+		again.mustSay(t, 4, true, "out of date")
 	})
 
 	// Gravity: a button per open column; a full column's button is gone, and
@@ -172,13 +139,13 @@ func TestButtonsThroughGateway(t *testing.T) {
 	for i, user := range []string{alice, bob, alice} {
 		beforeFull = g
 		g = fake.click(t, ch2, user, g.button(t, "0"))
-		wantText(t, g, 7, false, "column 0 (row "+fmt.Sprint(i)+")")
+		g.mustSay(t, 7, false, "column 0 (row "+fmt.Sprint(i)+")")
 	}
 	if _, ok := g.buttons()[beforeFull.button(t, "0")]; ok || len(g.buttons()) != 3 {
 		t.Fatalf("full column still has a button: %v", g.buttons())
 	}
 	cb := fake.click(t, ch2, bob, beforeFull.button(t, "0"))
-	wantText(t, cb, 4, true, "out of date")
+	cb.mustSay(t, 4, true, "out of date")
 }
 
 // TestAutocompleteAndPicturesThroughGateway checks autocomplete results and

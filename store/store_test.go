@@ -2,18 +2,15 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/store/storetest"
 )
 
 // storeUnderTest is what the suite needs: bot.Store's methods.
@@ -35,37 +32,9 @@ func newSQLite(tb testing.TB) *SQL {
 	return s
 }
 
-// postgresURL returns a URL for a fresh, private schema on the server at
-// TEST_DATABASE_URL, dropped after the test, or skips.
-func postgresURL(tb testing.TB) string {
-	tb.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		tb.Skip("PostgreSQL tests skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable); .ci/run sets it")
-	}
-	schema := fmt.Sprintf("tttbot_test_%d", rand.Uint64())
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		admin.Close()
-		tb.Fatalf("TEST_DATABASE_URL=%s: %v", base, err)
-	}
-	tb.Cleanup(func() {
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		admin.Close()
-	})
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	return base + sep + "search_path=" + schema
-}
-
 func newPostgres(tb testing.TB) *SQL {
 	tb.Helper()
-	s, err := OpenPostgres(context.Background(), postgresURL(tb))
+	s, err := OpenPostgres(context.Background(), storetest.PostgresURL(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -213,7 +182,7 @@ func TestMigrations(t *testing.T) {
 }
 
 func TestPostgresMigrationsTooNew(t *testing.T) {
-	url := postgresURL(t)
+	url := storetest.PostgresURL(t)
 	s, err := OpenPostgres(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
