@@ -168,7 +168,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("api_url", c.APIURL.String()),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.String("database", redactURL(c.DatabaseURL)),
-		slog.Duration("idle_timeout", c.IdleTimeout),
+		slog.String("idle_timeout", c.IdleTimeout.String()),
 		slog.String("log_level", c.LogLevel.String()),
 	)
 }
