@@ -151,11 +151,7 @@ func handleNew(ctx context.Context, b *Bot, req *Request, cur *Table) (change, e
 		}
 	}
 	if t.Phase == Playing {
-		moves, err := b.playComputers(ctx, t)
-		if err != nil {
-			return change{}, err
-		}
-		return t.settle(boardReply(t, headlineStart(t)+moves))
+		return b.afterAction(ctx, t, headlineStart(t))
 	}
 	var ping []string
 	if hasOpponent {
@@ -178,11 +174,7 @@ func handleJoin(ctx context.Context, b *Bot, req *Request, cur *Table) (change, 
 	}
 	seat := t.Seats[len(t.Seats)-1]
 	if t.Phase == Playing {
-		moves, err := b.playComputers(ctx, t)
-		if err != nil {
-			return change{}, err
-		}
-		return t.settle(boardReply(t, headlineJoin(seat)+"\n"+headlineStart(t)+moves))
+		return b.afterAction(ctx, t, headlineJoin(seat)+"\n"+headlineStart(t))
 	}
 	return change{table: t, resp: public(lobbyText(t, headlineJoin(seat)))}, nil
 }
@@ -225,17 +217,19 @@ func handleMove(ctx context.Context, b *Bot, req *Request, cur *Table) (change, 
 	if err != nil {
 		return change{}, err
 	}
+	return b.afterAction(ctx, t, headlineMove(t, t.Seats[seat], at))
+}
+
+// afterAction finishes an accepted action on a running game: the computer
+// seats due to move make their moves, a game that ended moves to Over with
+// its result for the store, and the reply shows the board under headline
+// and every move made.
+func (b *Bot) afterAction(ctx context.Context, t *Table, headline string) (change, error) {
 	moves, err := b.playComputers(ctx, t)
 	if err != nil {
 		return change{}, err
 	}
-	return t.settle(boardReply(t, headlineMove(t, t.Seats[seat], at)+moves))
-}
-
-// settle finishes a table whose game may have just ended: it moves it to
-// Over and hands the result to the store with it.
-func (t *Table) settle(resp *discordgo.InteractionResponse) (change, error) {
-	ch := change{table: t, resp: resp}
+	ch := change{table: t, resp: boardReply(t, headline+moves)}
 	t.finishIfOver()
 	if t.Phase == Over {
 		r := t.result()
@@ -273,11 +267,7 @@ func handleRematch(ctx context.Context, b *Bot, req *Request, cur *Table) (chang
 	if err != nil {
 		return change{}, err
 	}
-	moves, err := b.playComputers(ctx, next)
-	if err != nil {
-		return change{}, err
-	}
-	return next.settle(boardReply(next, headlineRematch(next)+"\n"+headlineStart(next)+moves))
+	return b.afterAction(ctx, next, headlineRematch(next)+"\n"+headlineStart(next))
 }
 
 func handleResign(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
@@ -291,11 +281,7 @@ func handleResign(ctx context.Context, b *Bot, req *Request, cur *Table) (change
 	if err := t.game.Resign(seat); err != nil {
 		return change{}, err
 	}
-	moves, err := b.playComputers(ctx, t)
-	if err != nil {
-		return change{}, err
-	}
-	return t.settle(boardReply(t, headlineResign(t.Seats[seat])+moves))
+	return b.afterAction(ctx, t, headlineResign(t.Seats[seat]))
 }
 
 // leaveLobby gives up a seat before the game starts; the creator leaving
