@@ -92,11 +92,7 @@ func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) (resp *disco
 		if err != nil {
 			return b.refuse(ctx, err, nil, req, i)
 		}
-		h, err := clickRequest(req, c)
-		if err != nil {
-			return b.refuse(ctx, err, nil, req, i)
-		}
-		return b.withTable(ctx, req, i, h)
+		return b.withTable(ctx, req, i, clickRequest(req, c))
 	}
 	if i.Type != discordgo.InteractionApplicationCommand {
 		return b.refuse(ctx, fmt.Errorf("%w: interaction type %d", ErrUnknown, i.Type), nil, req, i)

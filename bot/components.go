@@ -149,8 +149,8 @@ func columnRows(t *Table) []discordgo.MessageComponent {
 }
 
 // clickRequest turns a button click into the request its subcommand takes,
-// and the table handler that checks the button is still current.
-func clickRequest(req *Request, c click) (tableHandler, error) {
+// and returns the table handler that checks the button is still current.
+func clickRequest(req *Request, c click) tableHandler {
 	var h tableHandler
 	switch c.kind {
 	case clickCell:
@@ -179,7 +179,7 @@ func clickRequest(req *Request, c click) (tableHandler, error) {
 			ch.resp.Type = discordgo.InteractionResponseUpdateMessage
 		}
 		return ch, err
-	}, nil
+	}
 }
 
 // stillCurrent reports whether the state a button was drawn for is the

@@ -224,6 +224,10 @@ func TestCheckAndHelp(t *testing.T) {
 			t.Errorf("check %v: %s", tt.opts, text)
 		}
 	}
+	long := strings.Repeat("X", 2500) + "/" + strings.Repeat("O", 2500)
+	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**Invalid Values: ") {
+		t.Errorf("a long board's verdict: %.80s", text)
+	}
 	resp := h.as(alice, "help")
 	refused(t, resp, "row,col") // help is for the asker only
 }

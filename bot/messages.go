@@ -184,8 +184,14 @@ func leaderboardText(ts []game.Tally) string {
 	return strings.TrimRight(sb.String(), "\n")
 }
 
+// checkText puts the verdict first and echoes as much of the board as fits.
 func checkText(board string, v game.Verdict) string {
-	return fmt.Sprintf("`%s`\n**%s**", board, v)
+	head := fmt.Sprintf("**%s**\n", v)
+	room := MaxContent - len([]rune(head)) - 3
+	if r := []rune(board); len(r) > room {
+		board = string(r[:room-1]) + "…"
+	}
+	return head + "`" + strings.ReplaceAll(board, "`", "'") + "`"
 }
 
 const helpText = "**Tic-tac-toe, any size** — one game per channel.\n" +
