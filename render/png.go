@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"io"
 	"strconv"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -139,9 +140,22 @@ func Image(g *game.Game) *image.Paletted {
 	return img
 }
 
+// encoder reuses the PNG encoder's compression buffers (about a megabyte)
+// between pictures; it is safe for concurrent use.
+var encoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
+
+type bufferPool struct{ pool sync.Pool }
+
+func (p *bufferPool) Get() *png.EncoderBuffer {
+	b, _ := p.pool.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (p *bufferPool) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
+
 // PNG writes Image(g) as a PNG.
 func PNG(w io.Writer, g *game.Game) error {
-	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, Image(g))
+	return encoder.Encode(w, Image(g))
 }
 
 func cellRect(l pictureLayout, c game.Coord) image.Rectangle {
