@@ -154,7 +154,7 @@ func winsAt(g *game.Game, at game.Coord, pl int) bool {
 
 // connectFourMatch plays games of Connect Four (7 columns, 6 rows, k=4)
 // between Hard and opp, alternating who starts, and counts Hard's wins.
-func connectFourMatch(t *testing.T, opp opponent, games int, opt Options) int {
+func connectFourMatch(t testing.TB, opp opponent, games int, opt Options) int {
 	t.Helper()
 	r := game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
 	wins := 0
@@ -381,5 +381,14 @@ func BenchmarkMove(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 		})
+	}
+}
+
+// BenchmarkConnectFour100ms plays Hard with the real clock, 100 ms a move,
+// against the one-move-lookahead player, and reports its win rate.
+func BenchmarkConnectFour100ms(b *testing.B) {
+	for b.Loop() {
+		wins := connectFourMatch(b, lookahead, 20, Options{Level: Hard, Budget: 100 * time.Millisecond})
+		b.ReportMetric(float64(wins)/20, "win-rate")
 	}
 }
