@@ -21,5 +21,4 @@ var (
 	ErrStale         = errors.New("the button belongs to an outdated board")
 	ErrUnknown       = errors.New("unknown command")
 	ErrBadOption     = errors.New("bad option")
-	ErrTooManyHumans = errors.New("more humans than seats")
 )

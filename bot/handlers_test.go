@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -329,5 +331,29 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 	}
 	if resp := h.bot.Handle(context.Background(), i); len(resp.Data.Files) != 1 {
 		t.Fatalf("gateway board image: %d files", len(resp.Data.Files))
+	}
+}
+
+// TestEveryErrorHasWords checks that every error a user can cause reads as a
+// sentence, with or without a table to name.
+func TestEveryErrorHasWords(t *testing.T) {
+	h := newHarness(t)
+	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+	tbl, _ := h.bot.load(t.Context(), channel)
+	errs := []error{ErrNoGame, ErrGameOpen, ErrLobby, ErrStarted, ErrSeated, ErrNotSeated, ErrResigned, ErrNotAllowed,
+		ErrNoRematch, ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, ErrConflict, ErrStale, ErrUnknown,
+		fmt.Errorf("%w: x must be y", ErrBadOption), game.ErrTokenTaken, game.ErrGameOver, game.ErrNotYourTurn, game.ErrCellTaken,
+		game.ErrColumnFull, game.ErrOutOfBounds, game.ErrBadPosition, game.ErrNotPlayer, &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"},
+		&game.TokenError{Token: "..", Reason: "is more than one character"}}
+	for _, err := range errs {
+		for _, tb := range []*Table{tbl, nil} {
+			text, ok := explain(err, tb, nil)
+			if !ok || text == textInternal || len(text) < 10 {
+				t.Errorf("%v (table %v): %q", err, tb != nil, text)
+			}
+		}
+	}
+	if text, ok := explain(errors.New("disk on fire"), tbl, nil); ok || text != textInternal {
+		t.Errorf("an internal error reads %q", text)
 	}
 }

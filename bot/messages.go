@@ -225,6 +225,13 @@ const (
 // explain turns an error a user caused into the sentence they read, saying
 // what was wrong and what to do. ok is false for errors no user caused.
 func explain(err error, t *Table, req *Request) (text string, ok bool) {
+	if t == nil || t.game == nil && errors.Is(err, game.ErrNotYourTurn) {
+		// The sentences below name the table's rules and players; without
+		// a table, say the same thing in general words.
+		if text, ok := withoutTable(err); ok {
+			return text, true
+		}
+	}
 	var re *game.RulesError
 	var te *game.TokenError
 	switch {
@@ -262,8 +269,6 @@ func explain(err error, t *Table, req *Request) (text string, ok bool) {
 		return "You can't be your own opponent. Pick someone else, or leave `opponent` out and let people `/ttt join`.", true
 	case errors.Is(err, ErrBotOpponent):
 		return "That's another bot's account; it can't play here. Pick a person, invite me, or use `ai:` to play the computer.", true
-	case errors.Is(err, ErrTooManyHumans):
-		return "There are more people than seats: raise `players`, or leave `opponent` out.", true
 	case errors.Is(err, ErrConflict):
 		return "The board changed while your action was being applied, so nothing was done. Look at the board and try again.", true
 	case errors.Is(err, ErrStale):
@@ -297,6 +302,25 @@ func explain(err error, t *Table, req *Request) (text string, ok bool) {
 		return textUnknown, true
 	}
 	return textInternal, false
+}
+
+// withoutTable explains the errors whose usual sentence needs a table.
+func withoutTable(err error) (string, bool) {
+	switch {
+	case errors.Is(err, game.ErrTokenTaken):
+		return "That token is taken. Pick another with `token:`.", true
+	case errors.Is(err, ErrLobby):
+		return "The game hasn't started yet: it's waiting for players to `/ttt join`.", true
+	case errors.Is(err, ErrNotAllowed):
+		return "Only the game's creator or someone who can manage messages can end it.", true
+	case errors.Is(err, game.ErrNotYourTurn):
+		return "It's not your turn.", true
+	case errors.Is(err, game.ErrOutOfBounds):
+		return "That's off the board. See `/ttt help` for coordinates.", true
+	case errors.Is(err, game.ErrBadPosition):
+		return "I can't read that position. See `/ttt help` for coordinates.", true
+	}
+	return "", false
 }
 
 func plural(n int, one, many string) string {
