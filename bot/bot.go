@@ -35,9 +35,21 @@ type Bot struct {
 	Metrics  *Metrics
 
 	mu    sync.Mutex
-	locks map[string]*sync.Mutex // one per channel
-	cache map[string]*Table      // the last table saved or read per channel, at its version
+	locks map[string]*channelLock // one per channel in use
+	cache map[string]*Table       // open tables as last saved or read, at their version
 }
+
+// channelLock serialises actions in one channel; it is dropped from the map
+// when nobody holds or waits for it, so the map stays the size of the
+// channels in use, not of every channel ever seen.
+type channelLock struct {
+	sync.Mutex
+	refs int
+}
+
+// maxCached bounds the table cache; past it an arbitrary entry is dropped
+// (the store always has the table, the cache only saves a replay).
+const maxCached = 4096
 
 // New returns a Bot.
 func New(opt Options) *Bot {
@@ -48,7 +60,7 @@ func New(opt Options) *Bot {
 		idle:     opt.IdleTimeout,
 		aiBudget: opt.AIBudget,
 		Metrics:  &Metrics{},
-		locks:    map[string]*sync.Mutex{},
+		locks:    map[string]*channelLock{},
 		cache:    map[string]*Table{},
 	}
 	if b.log == nil {
@@ -170,12 +182,21 @@ func (b *Bot) lock(channel string) func() {
 	b.mu.Lock()
 	l := b.locks[channel]
 	if l == nil {
-		l = &sync.Mutex{}
+		l = &channelLock{}
 		b.locks[channel] = l
 	}
+	l.refs++
 	b.mu.Unlock()
 	l.Lock()
-	return l.Unlock
+	return func() {
+		l.Unlock()
+		b.mu.Lock()
+		l.refs--
+		if l.refs == 0 {
+			delete(b.locks, channel)
+		}
+		b.mu.Unlock()
+	}
 }
 
 // load reads the channel's table from the store. The store is always asked
@@ -215,14 +236,25 @@ func (b *Bot) save(ctx context.Context, t *Table, result *game.Result) error {
 	return nil
 }
 
-// remember caches t at its version.
+// remember caches an open table at its version; finished ones are read
+// rarely and are not worth the memory.
 func (b *Bot) remember(t *Table) {
 	if t == nil {
 		return
 	}
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !t.Phase.Open() {
+		delete(b.cache, t.Channel)
+		return
+	}
+	if _, ok := b.cache[t.Channel]; !ok && len(b.cache) >= maxCached {
+		for ch := range b.cache {
+			delete(b.cache, ch)
+			break
+		}
+	}
 	b.cache[t.Channel] = t
-	b.mu.Unlock()
 }
 
 func (b *Bot) forget(channel string) {

@@ -84,3 +84,20 @@ func TestConcurrentChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestLocksAndCacheDoNotGrow: locks are dropped when unused, and finished
+// tables leave the cache.
+func TestLocksAndCacheDoNotGrow(t *testing.T) {
+	h := newHarness(t)
+	for c := range 50 {
+		ch := fmt.Sprintf("96000000000000%04d", c)
+		h.in(ch, alice, "new", userOpt("opponent", bob, false))
+		h.in(ch, alice, "end")
+	}
+	h.bot.mu.Lock()
+	locks, cached := len(h.bot.locks), len(h.bot.cache)
+	h.bot.mu.Unlock()
+	if locks != 0 || cached != 0 {
+		t.Fatalf("%d locks and %d cached tables left after 50 finished games", locks, cached)
+	}
+}
