@@ -392,3 +392,59 @@ func BenchmarkConnectFour100ms(b *testing.B) {
 		b.ReportMetric(float64(wins)/20, "win-rate")
 	}
 }
+
+// beginner is a one-move-lookahead player for free-placement boards: win if
+// it can, block if it must, otherwise any free cell.
+func beginner(g *game.Game, rng *rand.Rand) game.Coord {
+	r := g.Rules()
+	var free []game.Coord
+	for row := 0; row < r.Rows; row++ {
+		for col := 0; col < r.Cols; col++ {
+			if c := at(row, col); g.At(c) == game.NoPlayer {
+				free = append(free, c)
+			}
+		}
+	}
+	for _, who := range []int{g.Turn(), 1 - g.Turn()} {
+		for _, c := range free {
+			if winsAt(g, c, who) {
+				return c
+			}
+		}
+	}
+	return free[rng.IntN(len(free))]
+}
+
+// TestEasyIsBeatable: on a 5×5 board with k=4, a beginner who only looks one
+// move ahead beats Easy in some games, and never beats Hard.
+func TestEasyIsBeatable(t *testing.T) {
+	r := game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}
+	score := func(level Level) (beginnerWins int) {
+		for i := 0; i < 40; i++ {
+			rng := rand.New(rand.NewPCG(uint64(i), 3))
+			g := newGame(t, r)
+			computer := i % 2
+			for !g.Over() {
+				c := beginner(g, rng)
+				if g.Turn() == computer {
+					c, _, _ = Move(context.Background(), g, Options{Level: level, MaxNodes: 3000, Seed: uint64(i)})
+				}
+				if _, err := g.Play(g.Turn(), c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g.State() == game.Won && g.Winner() != computer {
+				beginnerWins++
+			}
+		}
+		return beginnerWins
+	}
+	easy, hard := score(Easy), score(Hard)
+	t.Logf("a beginner won %d of 40 against Easy, %d of 40 against Hard", easy, hard)
+	if easy == 0 {
+		t.Error("a beginner never beat Easy")
+	}
+	if hard > 0 {
+		t.Errorf("a beginner beat Hard %d times", hard)
+	}
+}
