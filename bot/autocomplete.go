@@ -20,13 +20,7 @@ const maxChoices = 25
 func (b *Bot) autocomplete(ctx context.Context, req *Request) *discordgo.InteractionResponse {
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	if req.Sub == "move" && req.Focused == optPosition {
-		unlock := b.lock(req.Channel)
-		t, err := b.load(ctx, req.Channel)
-		if err == nil && t != nil && t.Phase == Playing {
-			choices = legalChoices(t.game, strings.TrimSpace(req.String(optPosition)))
-		}
-		b.remember(t)
-		unlock()
+		choices = b.suggestMoves(ctx, req)
 	}
 	if choices == nil {
 		choices = []*discordgo.ApplicationCommandOptionChoice{}
@@ -35,6 +29,21 @@ func (b *Bot) autocomplete(ctx context.Context, req *Request) *discordgo.Interac
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: choices},
 	}
+}
+
+// suggestMoves reads the channel's game under its lock and lists the legal
+// moves matching what has been typed.
+func (b *Bot) suggestMoves(ctx context.Context, req *Request) []*discordgo.ApplicationCommandOptionChoice {
+	defer b.lock(req.Channel)()
+	t, err := b.load(ctx, req.Channel)
+	if err != nil || t == nil {
+		return nil
+	}
+	defer b.remember(t)
+	if t.Phase != Playing {
+		return nil
+	}
+	return legalChoices(t.game, strings.TrimSpace(req.String(optPosition)))
 }
 
 func legalChoices(g *game.Game, typed string) []*discordgo.ApplicationCommandOptionChoice {
