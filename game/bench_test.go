@@ -77,6 +77,26 @@ func BenchmarkMoveCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkMoveCheckTypical times the check after an ordinary move: a cell
+// of the half-full checkerboard position that the full scan below reads.
+// (LineThrough does not read the placed cell itself, so checking an empty
+// cell as if placed is exactly the work a move there costs.)
+func BenchmarkMoveCheckTypical(b *testing.B) {
+	for _, e := range engines {
+		r := benchSizes[2]
+		b.Run(fmt.Sprintf("%v/%dx%d_k%d", e, r.Rows, r.Cols, r.Win), func(b *testing.B) {
+			board := halfFull(b, e, r)
+			at := Coord{Row: 50, Col: 51} // empty: (row+col)%2 == 1
+			if board.At(at) != NoPlayer {
+				b.Fatal("the benchmark cell is taken")
+			}
+			for b.Loop() {
+				LineThrough(board, at, 0, r.Win)
+			}
+		})
+	}
+}
+
 // BenchmarkFullScan is the baseline the O(k) check is compared with: a scan
 // of every cell in every direction, as a checker without the last move must.
 func BenchmarkFullScan(b *testing.B) {

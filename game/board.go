@@ -28,7 +28,7 @@ type Board interface {
 type Engine int
 
 const (
-	// Fast is a dense grid of one byte a cell: quickest lookups, memory
+	// Fast is a dense grid of half a byte a cell: quickest lookups, memory
 	// proportional to the board's area.
 	Fast Engine = iota
 	// Compact stores only the placed tokens: an empty board holds no cells,

@@ -13,7 +13,7 @@
 // only.
 //
 // A Game owns a Board, of which there are two kinds chosen per game (the
-// seeds' fast versus memory-efficient choice): a dense grid of one byte a cell,
+// seeds' fast versus memory-efficient choice): a dense grid of half a byte a cell,
 // and a sparse board whose empty state holds no cells at all. Both satisfy the
 // same Board interface and pass the same test suite.
 //

@@ -347,6 +347,9 @@ func LineThrough(b Board, at Coord, player, k int) []Coord {
 // countFrom returns how many consecutive cells of player lie beyond from in
 // direction dir, up to limit.
 func countFrom(b Board, from, dir Coord, player, limit int) int {
+	if d, ok := b.(*dense); ok {
+		return d.run(from, dir, player, limit) // no interface call per cell
+	}
 	n := 0
 	for n < limit && b.At(from.add(dir, n+1)) == player {
 		n++

@@ -52,7 +52,9 @@ func boardText(b Board, tokens string) string {
 	return sb.String()
 }
 
-// scanWinner is the full-board baseline: every cell, every direction.
+// scanWinner is the full-board baseline: every cell, every direction, with
+// the same run counter the O(k) check uses, so the two differ only in how
+// many cells they visit.
 func scanWinner(b Board, k int) int {
 	for r := 0; r < b.Rows(); r++ {
 		for c := 0; c < b.Cols(); c++ {
@@ -61,11 +63,7 @@ func scanWinner(b Board, k int) int {
 				continue
 			}
 			for _, dir := range directions() {
-				n := 1
-				for n < k && b.At(Coord{r, c}.add(dir, n)) == p {
-					n++
-				}
-				if n == k {
+				if 1+countFrom(b, Coord{r, c}, dir, p, k-1) >= k {
 					return p
 				}
 			}
