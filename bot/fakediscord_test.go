@@ -269,13 +269,3 @@ func (f *fakeDiscord) registered() []string {
 	}
 	return names
 }
-
-// readAll is io.ReadAll for tests.
-func readAll(tb testing.TB, r io.Reader) string {
-	tb.Helper()
-	b, err := io.ReadAll(r)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return strings.TrimSpace(string(b))
-}

@@ -88,9 +88,6 @@ func (t *Table) encode() ([]byte, error) {
 	return json.Marshal(t)
 }
 
-// Game returns the table's game, or nil while in the lobby.
-func (t *Table) Game() *game.Game { return t.game }
-
 func (t *Table) tokens() []rune {
 	out := make([]rune, len(t.Seats))
 	for i, s := range t.Seats {

@@ -77,7 +77,7 @@ func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]game
 			out = append(out, *t)
 		}
 	}
-	SortStandings(out)
+	sortStandings(out)
 	return out[:min(limit, len(out))], nil
 }
 
@@ -92,9 +92,9 @@ func addOutcome(t *game.Tally, outcome string) {
 	}
 }
 
-// SortStandings orders tallies best first: most wins, then fewest losses,
+// sortStandings orders tallies best first: most wins, then fewest losses,
 // then most draws, then by player ID so the order is stable.
-func SortStandings(ts []game.Tally) {
+func sortStandings(ts []game.Tally) {
 	slices.SortFunc(ts, func(a, b game.Tally) int {
 		switch {
 		case a.Wins != b.Wins:

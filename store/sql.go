@@ -143,7 +143,7 @@ func (s *SQL) Tally(ctx context.Context, scope, player string) (game.Tally, erro
 	return t, nil
 }
 
-// Leaderboard implements bot.Store, ordered as SortStandings orders.
+// Leaderboard implements bot.Store, ordered as sortStandings orders.
 func (s *SQL) Leaderboard(ctx context.Context, scope string, limit int) ([]game.Tally, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+tallyColumns+` AS w FROM result_players WHERE scope = ? GROUP BY player
 		ORDER BY 2 DESC, 3 ASC, 4 DESC, player ASC LIMIT ?`), scope, limit)
