@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,7 @@ func firstFree(t *Table) string {
 	for r := 0; r < t.Rules.Rows; r++ {
 		for c := 0; c < t.Rules.Cols; c++ {
 			if t.game.At(coord(r, c)) < 0 {
-				return itoa(r) + "," + itoa(c)
+				return fmt.Sprintf("%d,%d", r, c)
 			}
 		}
 	}

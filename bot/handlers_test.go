@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -203,7 +204,7 @@ func TestHugeBoardFits(t *testing.T) {
 	}
 	var text string
 	for i, u := range users {
-		text = publicText(t, h.as(u, "move", opt("position", "99,"+itoa(99-i*11))))
+		text = publicText(t, h.as(u, "move", opt("position", "99,"+strconv.Itoa(99-i*11))))
 	}
 	if !strings.Contains(text, "Showing rows") || !strings.Contains(text, "[") {
 		t.Fatalf("huge board:\n%s", text)
@@ -260,12 +261,6 @@ func TestAutocomplete(t *testing.T) {
 	}
 }
 
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
 
 func TestHistoryRoundTrip(t *testing.T) {
 	h := history{{Player: 0, At: game.Coord{Row: 1, Col: 1}}, {Player: 1, At: game.Coord{Row: 99, Col: 0}}, {Kind: game.Resign, Player: 2}}
