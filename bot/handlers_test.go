@@ -261,7 +261,6 @@ func TestAutocomplete(t *testing.T) {
 	}
 }
 
-
 func TestHistoryRoundTrip(t *testing.T) {
 	h := history{{Player: 0, At: game.Coord{Row: 1, Col: 1}}, {Player: 1, At: game.Coord{Row: 99, Col: 0}}, {Kind: game.Resign, Player: 2}}
 	data, err := json.Marshal(h)
