@@ -1,7 +1,12 @@
 // Package config reads tttbot's settings: a .env file (godotenv) and the
-// environment, which wins. Load validates everything once, and every error
-// names the key and what is wrong with it. Secrets never leave this package
-// in a log line: Config.LogValue redacts them.
+// environment, which wins. Load validates every key once and reports every
+// problem at once, each naming its key and the fix. DATABASE_URL is parsed
+// into a Database, so stores take a plain path or DSN and never import this
+// package.
+//
+// Secrets never reach a log line: Config.LogValue, Config.String and
+// Database.String redact them, and Config.Secrets feeds redact.NewHandler,
+// which scrubs them from every record, errors included.
 package config
 
 import (
@@ -13,10 +18,14 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/joho/godotenv"
+
+	"github.com/tttbot/tttbot/internal/redact"
 )
 
 // Defaults for unset keys.
@@ -31,15 +40,19 @@ var ErrNothingToRun = errors.New("nothing to run: set DISCORD_TOKEN for the gate
 
 // Config is tttbot's validated configuration.
 type Config struct {
-	Token       string            // DISCORD_TOKEN: the bot token; enables the gateway
+	Token       string            // DISCORD_TOKEN: the bot token; enables the gateway. Secret.
 	AppID       string            // DISCORD_APP_ID: the application's ID (defaults to the bot user's ID)
 	PublicKey   ed25519.PublicKey // DISCORD_PUBLIC_KEY: verifies HTTP interactions
 	GuildID     string            // DISCORD_GUILD_ID: register commands in this guild only
-	APIURL      *url.URL          // DISCORD_API_URL: REST base URL
+	APIURL      *url.URL          // DISCORD_API_URL: REST base URL; its user info is secret
 	HTTPAddr    string            // HTTP_ADDR: where /interactions, /healthz and /metrics listen
-	DatabaseURL string            // DATABASE_URL: sqlite://PATH or postgres://…
+	Database    Database          // DATABASE_URL, parsed
 	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
 	LogLevel    slog.Level        // LOG_LEVEL: debug, info, warn or error
+
+	// DatabaseURL is DATABASE_URL as written, password and all. It stays
+	// only until main.go opens the store from Database; remove it then.
+	DatabaseURL string
 }
 
 // Gateway reports whether the gateway transport is configured.
@@ -49,25 +62,38 @@ func (c Config) Gateway() bool { return c.Token != "" }
 func (c Config) Interactions() bool { return c.HTTPAddr != "" && c.PublicKey != nil }
 
 // Load reads envFile if it exists (a missing file is fine, a broken one is
-// not), then the environment, and validates the result.
+// not), then the environment, which wins, and validates the result. Every
+// problem is reported at once, each naming its key and the fix.
 func Load(envFile string) (Config, error) {
+	get, err := lookup(envFile)
+	if err != nil {
+		return Config{}, err
+	}
+	return parse(get)
+}
+
+// lookup returns a function that reads a key from the environment, else
+// from envFile.
+func lookup(envFile string) (func(string) string, error) {
 	fileVals := map[string]string{}
 	if envFile != "" {
 		vals, err := godotenv.Read(envFile)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil:
-			return Config{}, fmt.Errorf("reading %s: %w", envFile, err)
+			// godotenv's parse errors quote the rest of the offending line,
+			// which can be a secret, so its text is not repeated.
+			return nil, fmt.Errorf("%s is not a valid .env file: check it holds only KEY=value lines and # comments, and that quotes are closed", envFile)
 		default:
 			fileVals = vals
 		}
 	}
-	return parse(func(key string) string {
+	return func(key string) string {
 		if v, ok := os.LookupEnv(key); ok {
 			return v
 		}
 		return fileVals[key]
-	})
+	}, nil
 }
 
 // parse builds a Config from a lookup function, so tests need no process
@@ -79,16 +105,19 @@ func parse(get func(string) string) (Config, error) {
 	}
 	val := func(key string) string { return strings.TrimSpace(get(key)) }
 	c := Config{
-		Token:       val("DISCORD_TOKEN"),
+		Token:       strings.TrimSpace(strings.TrimPrefix(val("DISCORD_TOKEN"), "Bot ")),
 		AppID:       val("DISCORD_APP_ID"),
 		GuildID:     val("DISCORD_GUILD_ID"),
 		HTTPAddr:    val("HTTP_ADDR"),
 		DatabaseURL: val("DATABASE_URL"),
 		IdleTimeout: DefaultIdleTimeout,
 	}
-	c.Token = strings.TrimPrefix(c.Token, "Bot ")
-	for key, id := range map[string]string{"DISCORD_APP_ID": c.AppID, "DISCORD_GUILD_ID": c.GuildID} {
-		if id != "" && !isSnowflake(id) {
+	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		// Never quote the token, not even a broken one.
+		bad("DISCORD_TOKEN", "holds spaces or control characters; paste the token alone from the Developer Portal (Bot → Reset Token)")
+	}
+	for _, key := range []string{"DISCORD_APP_ID", "DISCORD_GUILD_ID"} {
+		if id := val(key); id != "" && !isSnowflake(id) {
 			bad(key, "%q is not a Discord ID (digits only; copy it with Developer Mode on)", id)
 		}
 	}
@@ -105,32 +134,39 @@ func parse(get func(string) string) (Config, error) {
 		raw = DefaultAPIURL
 	}
 	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		bad("DISCORD_API_URL", "%q is not an http(s) URL like %s", raw, DefaultAPIURL)
+		// The URL may carry user info: show it only when it parsed.
+		shown := "it"
+		if err == nil {
+			shown = strconv.Quote(redactURL(u))
+		}
+		bad("DISCORD_API_URL", "%s is not an absolute http(s) URL; leave it empty for %s, or give a proxy's base URL like http://127.0.0.1:8081/api/v9", shown, DefaultAPIURL)
 	} else {
 		u.Path = strings.TrimSuffix(u.Path, "/")
 		c.APIURL = u
 	}
 	if c.HTTPAddr != "" {
-		if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
-			bad("HTTP_ADDR", "%q is not host:port (e.g. :8080)", c.HTTPAddr)
+		if err := checkAddr(c.HTTPAddr); err != nil {
+			bad("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
 		}
 	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = DefaultDatabaseURL
 	}
-	if !strings.HasPrefix(c.DatabaseURL, "sqlite://") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") && c.DatabaseURL != "memory://" {
-		bad("DATABASE_URL", "want sqlite://PATH or postgres://…")
+	db, err := ParseDatabaseURL(c.DatabaseURL)
+	if err != nil {
+		errs = append(errs, err)
 	}
+	c.Database = db
 	if v := val("GAME_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			bad("GAME_IDLE_TIMEOUT", "%q is not a positive duration like 24h or 90m", v)
+			bad("GAME_IDLE_TIMEOUT", "%q is not a positive duration; write e.g. 24h or 90m", v)
 		}
 		c.IdleTimeout = d
 	}
 	if v := val("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			bad("LOG_LEVEL", "%q: want debug, info, warn or error", v)
+			bad("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
 		}
 	}
 	if len(errs) == 0 && !c.Gateway() && !c.Interactions() {
@@ -146,6 +182,18 @@ func parse(get func(string) string) (Config, error) {
 	return c, nil
 }
 
+// checkAddr accepts what net.Listen("tcp", addr) does with a numeric port.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("is not host:port")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return errors.New("has no port number 0–65535")
+	}
+	return nil
+}
+
 func isSnowflake(s string) bool {
 	if len(s) < 5 || len(s) > 20 {
 		return false
@@ -158,26 +206,70 @@ func isSnowflake(s string) bool {
 	return true
 }
 
+// Secrets returns every secret value the configuration holds, in each form
+// a library might print it (as written, decoded, and escaped for a URL's
+// query, path or user info): the token, DATABASE_URL's password and its
+// password-like query values, and the user info of DISCORD_API_URL. Give them to redact.NewHandler so no log
+// line, whatever its level or the error it carries, repeats one.
+func (c Config) Secrets() []string {
+	s := forms(c.Token)
+	s = append(s, c.Database.secrets()...)
+	if c.APIURL != nil {
+		s = append(s, urlSecrets(c.APIURL, true)...)
+	}
+	return s
+}
+
+// Redactor returns a redact.Redactor for c's secrets, for scrubbing an error
+// or a string outside a log line (e.g. one printed to stderr).
+func (c Config) Redactor() *redact.Redactor { return redact.New(c.Secrets()...) }
+
 // LogValue lets the config be logged without its secrets.
 func (c Config) LogValue() slog.Value {
+	api := ""
+	if c.APIURL != nil {
+		api = redactURL(c.APIURL)
+	}
 	return slog.GroupValue(
 		slog.Bool("gateway", c.Gateway()),
 		slog.Bool("interactions", c.Interactions()),
 		slog.String("app_id", c.AppID),
 		slog.String("guild_id", c.GuildID),
-		slog.String("api_url", c.APIURL.String()),
+		slog.String("api_url", api),
 		slog.String("http_addr", c.HTTPAddr),
-		slog.String("database", redactURL(c.DatabaseURL)),
+		slog.Any("database", c.Database),
 		slog.String("idle_timeout", c.IdleTimeout.String()),
 		slog.String("log_level", c.LogLevel.String()),
 	)
 }
 
-// redactURL hides a database password.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
+// String formats the config as LogValue does, so fmt's %v and %+v cannot
+// print a secret either.
+func (c Config) String() string { return c.LogValue().String() }
+
+// GoString is String, for %#v.
+func (c Config) GoString() string { return c.String() }
+
+// HealthzURL returns the URL of the /healthz that a bot started with the
+// same envFile and environment serves, for `tttbot healthcheck`. It reads
+// envFile like Load but needs only HTTP_ADDR, so it works whichever
+// transports are set. A wildcard or empty host (":8080", "0.0.0.0:8080",
+// "[::]:8080") is asked on 127.0.0.1.
+func HealthzURL(envFile string) (string, error) {
+	get, err := lookup(envFile)
 	if err != nil {
-		return "(unparseable)"
+		return "", err
 	}
-	return u.Redacted()
+	addr := strings.TrimSpace(get("HTTP_ADDR"))
+	if addr == "" {
+		return "", errors.New("HTTP_ADDR is not set, so there is no /healthz to ask; set it as for the bot, e.g. HTTP_ADDR=:8080")
+	}
+	if err := checkAddr(addr); err != nil {
+		return "", fmt.Errorf("HTTP_ADDR: %q %v; want host:port or :port, e.g. :8080", addr, err)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
 }
