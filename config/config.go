@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/url"
@@ -218,6 +219,12 @@ func (c Config) Secrets() []string {
 		s = append(s, urlSecrets(c.APIURL, true)...)
 	}
 	return s
+}
+
+// Logger returns the application's logger: JSON lines on w at LogLevel,
+// through redact.NewHandler with c's secrets, so no record carries one.
+func (c Config) Logger(w io.Writer) *slog.Logger {
+	return slog.New(redact.NewHandler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}), c.Secrets()...))
 }
 
 // Redactor returns a redact.Redactor for c's secrets, for scrubbing an error

@@ -89,6 +89,16 @@ func TestSecretsNeverLogged(t *testing.T) {
 			checkNoSecret(t, "log", out)
 		})
 	}
+	t.Run("Logger", func(t *testing.T) {
+		var buf bytes.Buffer
+		log := c.Logger(&buf)
+		log.Debug("starting", "config", c, "err", driverErrs[0])
+		log.Error("token "+secretToken, "err", driverErrs[2])
+		if n := strings.Count(buf.String(), "\n"); n != 2 {
+			t.Fatalf("want 2 lines at LOG_LEVEL=debug, got:\n%s", buf.String())
+		}
+		checkNoSecret(t, "log", buf.String())
+	})
 	t.Run("LogValueWithoutHandler", func(t *testing.T) {
 		var buf bytes.Buffer
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("starting", "config", c)
