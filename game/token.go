@@ -11,6 +11,11 @@ import (
 // X and O first, as everyone expects, then the alphabet.
 const DefaultTokens = "XOABCDEFGHIJKLMNPQRSTUVWYZ"
 
+// ReservedTokens are the characters no token may be: the board drawing uses
+// them (".", "|", "[", "]", "*") or Discord's formatting does ("`", "_", "~",
+// "\\", "*").
+const ReservedTokens = ".|[]`*_~\\"
+
 // ParseToken reads a player's token: one visible, one-column-wide character,
 // upper-cased. Surrounding spaces are ignored. It returns a *TokenError
 // (matching ErrBadToken) for anything else: blank, more than one character,
@@ -29,7 +34,7 @@ func ParseToken(s string) (rune, error) {
 	switch {
 	case r == utf8.RuneError:
 		return 0, &TokenError{Token: s, Reason: "is not valid text"}
-	case strings.ContainsRune(".|[]`*_~\\", r):
+	case strings.ContainsRune(ReservedTokens, r):
 		return 0, &TokenError{Token: s, Reason: "is used to draw the board or format messages: pick a letter, digit or symbol"}
 	case !unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Mn, r):
 		return 0, &TokenError{Token: s, Reason: "is not a visible character"}
