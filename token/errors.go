@@ -90,7 +90,7 @@ func (e *Error) Error() string {
 // Is matches the sentinel of e's Rule, game.ErrBadToken, and for NotTaken and
 // NotConfusable game.ErrTokenTaken.
 func (e *Error) Is(target error) bool {
-	if int(e.Rule) < len(sentinels) && target == sentinels[e.Rule] && target != nil {
+	if e.Rule > 0 && int(e.Rule) < len(sentinels) && target == sentinels[e.Rule] {
 		return true
 	}
 	switch target {

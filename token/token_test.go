@@ -202,6 +202,12 @@ func TestErrorWords(t *testing.T) {
 			t.Errorf("Rule %d has no name", r)
 		}
 	}
+	for _, r := range []Rule{-1, 0, 99} {
+		e := &Error{Token: "?", Rule: r}
+		if errors.Is(e, ErrTaken) || !errors.Is(e, game.ErrBadToken) {
+			t.Errorf("Rule(%d): Is matches the wrong sentinels", r)
+		}
+	}
 	if Rule(99).String() != "Rule(99)" {
 		t.Errorf("unknown rule: %q", Rule(99).String())
 	}
@@ -263,4 +269,16 @@ func FuzzParse(f *testing.F) {
 		}
 		checkAccepted(t, s, tok, r, taken)
 	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	taken := []rune("XOABCDEFG")
+	for _, bm := range []struct{ name, in string }{{"Accepted", "Ж"}, {"Confusable", "Х"}, {"NotMonospaced", "\uA9C1"}} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = Parse(bm.in, free, taken)
+			}
+		})
+	}
 }
