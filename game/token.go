@@ -22,6 +22,13 @@ const ReservedTokens = ".|[]`*_~\\"
 // a control or space character, characters the board drawing uses (".", "|",
 // "[", "]", "`"), or wide characters and emoji that would break the columns
 // of a monospaced board.
+//
+// ParseToken is the engine's floor, checked again by New and Replay. The
+// rule a player's choice must meet (grapheme clusters, visibility, width in
+// monospaced fonts, look-alikes of other seats' tokens, digits on the
+// numbered board) needs Unicode data beyond the standard library and lives
+// in package github.com/tttbot/tttbot/token; its Parse accepts only tokens
+// ParseToken accepts.
 func ParseToken(s string) (rune, error) {
 	t := strings.TrimSpace(s)
 	switch n := utf8.RuneCountInString(t); {
