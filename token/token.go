@@ -98,11 +98,13 @@ func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail st
 	if !utf8.ValidString(t) {
 		return 0, OneCharacter, "is not valid text", 0
 	}
-	switch n := uniseg.GraphemeClusterCount(t); {
-	case n == 0:
+	// Only the first cluster is read, so a long input costs no more than a
+	// short one.
+	switch first, rest, _, _ := uniseg.FirstGraphemeClusterInString(t, -1); {
+	case first == "":
 		return 0, OneCharacter, "is blank: pick one character, like X", 0
-	case n > 1:
-		return 0, OneCharacter, fmt.Sprintf("is %d characters: pick one, like X", n), 0
+	case rest != "":
+		return 0, OneCharacter, "is more than one character: pick one, like X", 0
 	}
 	// One cluster: every code point of it must be visible, and only its
 	// first may be a non-mark.
