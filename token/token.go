@@ -19,7 +19,7 @@
 // every token Parse accepts is also accepted by game.ParseToken and game.New.
 package token
 
-//go:generate go run ./internal/confusablesgen -in internal/confusablesgen/confusables.txt -out confusables_table.go
+//go:generate go run ./internal/confusablesgen -out confusables_table.go
 
 import (
 	"fmt"

@@ -1,7 +1,9 @@
 // Command confusablesgen turns Unicode's confusables.txt (UTS #39, the data
 // behind confusable skeletons) into the Go table package token uses. The data
-// file sits beside this command, copied unchanged from Unicode's security data
-// directory; refresh it there and run `go generate ./token` to update.
+// file is not kept in this repository: download it unchanged from
+// https://www.unicode.org/Public/security/latest/confusables.txt and point
+// CONFUSABLES_TXT at it, then run `go generate ./token`. The table records the
+// Unicode version it was made from (token.UnicodeVersion).
 //
 // Usage: confusablesgen -in confusables.txt -out table.go
 package main
@@ -20,10 +22,13 @@ import (
 )
 
 func main() {
-	in := flag.String("in", "internal/confusablesgen/confusables.txt", "Unicode's confusables.txt")
+	in := flag.String("in", os.Getenv("CONFUSABLES_TXT"), "Unicode's confusables.txt (default $CONFUSABLES_TXT)")
 	out := flag.String("out", "confusables_table.go", "the Go file to write")
 	pkg := flag.String("package", "token", "the package the file belongs to")
 	flag.Parse()
+	if *in == "" {
+		log.Fatal("confusablesgen: no input: set CONFUSABLES_TXT or -in to Unicode's confusables.txt")
+	}
 	f, err := os.Open(*in)
 	if err != nil {
 		log.Fatal(err)
