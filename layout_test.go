@@ -35,7 +35,8 @@ func TestImportsPointOneWay(t *testing.T) {
 		"./ai":     {"game"},
 		"./render": {"game"},
 		"./store":  {"game"},
-		"./cli":    {"game", "render"},
+		"./cli":    {"game", "render", "token"},
+		"./token":  {"game"}, // the token rule: Unicode libraries kept out of game
 		"./config": {},
 	} {
 		for _, d := range own(pkg) {
@@ -44,7 +45,7 @@ func TestImportsPointOneWay(t *testing.T) {
 			}
 		}
 	}
-	for _, pkg := range []string{"./game", "./ai", "./render", "./store", "./cli", "./config"} {
+	for _, pkg := range []string{"./game", "./ai", "./render", "./store", "./cli", "./config", "./token"} {
 		if slices.Contains(deps(pkg), mod+"/bot") {
 			t.Errorf("%s imports bot; only main may", pkg)
 		}

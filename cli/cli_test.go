@@ -37,7 +37,8 @@ func TestPlayWholeGames(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"Please enter a whole number from 3 to 100.",
-		"Please enter a whole number from 3 to 3.",
+		"How many in a row to win? (only 3 fits this board)",
+		"Please enter 3: it is the only number that fits this board.",
 		"X is already taken as a player token!",
 		"Please enter F or M.",
 		"That space is unavailable, please pick again",
@@ -53,8 +54,80 @@ func TestPlayWholeGames(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
+	if strings.Contains(text, "(3-3)") {
+		t.Error(`output offers the one-number range "(3-3)"`)
+	}
 	if t.Failed() {
 		t.Log(text)
+	}
+}
+
+func TestPlayRefusesOverlongLines(t *testing.T) {
+	long := strings.Repeat("9", 70*1024) // over bufio.Scanner's 64 KB default
+	for _, tt := range []struct{ name, in string }{
+		{"OverScannerLimit", long + "\n"},
+		{"OverScannerLimitWithCRLF", long + "\r\n"},
+		{"OneOverMaxAnswer", strings.Repeat("3", maxAnswer+1) + "\n"},
+		{"LastLineWithoutNewline", "3\n" + long},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := strings.NewReader(tt.in + "\n3\n3\n3\n2\nX\nO\nF\nN\n0\n3\n1\n4\n2\nN\n")
+			var out bytes.Buffer
+			if err := Play(in, &out); err != nil {
+				t.Fatalf("Play: %v", err)
+			}
+			if !strings.Contains(out.String(), "That line is too long") {
+				t.Errorf("no refusal of the long line:\n%.2000s", out.String())
+			}
+			if strings.Count(out.String(), "9999") > 0 {
+				t.Error("the long line was echoed back")
+			}
+		})
+	}
+	t.Run("AnswersAfterTheLongLineStillPlay", func(t *testing.T) {
+		in := session(long, "3", "3", "3", "2", "X", "O", "F", "N", "0", "3", "1", "4", "2", "N")
+		var out bytes.Buffer
+		if err := Play(in, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "Player X Won!") {
+			t.Errorf("game did not go on after the long line:\n%.3000s", out.String())
+		}
+	})
+	t.Run("MaxAnswerIsTaken", func(t *testing.T) {
+		in := session(strings.Repeat(" ", maxAnswer-1)+"3", "3", "3", "2", "X", "O", "F", "N", "0", "3", "1", "4", "2", "N")
+		var out bytes.Buffer
+		if err := Play(in, &out); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "too long") {
+			t.Error("a line of exactly maxAnswer bytes was refused")
+		}
+	})
+}
+
+func TestPlayTokenRule(t *testing.T) {
+	tests := []struct{ name, token, want string }{
+		{"CyrillicHaNextToX", "Х", "looks like X"},
+		{"GreekChiNextToX", "Χ", "looks like X"},
+		{"BrailleBlank", "\u2800", "draws nothing"},
+		{"HangulFiller", "\u3164", "invisible"},
+		{"EnclosingMark", "\u20DD", "mark"},
+		{"ExtraWide", "\uFDFD", "one column"},
+		{"DigitOnNumberedBoard", "5", "numbered"},
+		{"Taken", "x", "X is already taken as a player token! Try O."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := session("3", "3", "3", "2", "X", tt.token, "O", "F", "N")
+			var out bytes.Buffer
+			if err := Play(in, &out); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), tt.want) || !strings.Contains(out.String(), "Try O") {
+				t.Errorf("output lacks %q and a suggestion:\n%s", tt.want, out.String())
+			}
+		})
 	}
 }
 
@@ -95,6 +168,12 @@ func TestVerify(t *testing.T) {
 		{"BadFlag", []string{"--nope"}, "", "", 2},
 		{"BadTokens", []string{"--tokens", "X."}, "", "", 2},
 		{"StrayArgument", []string{"XO./.../..."}, "", "", 2},
+		{"OnePlayer", []string{"--tokens", "X"}, "XO./.../...\n", "", 2},
+		{"ElevenPlayers", []string{"--tokens", "XOABCDEFGHJ"}, "XO./.../...\n", "", 2},
+		{"RepeatedToken", []string{"--tokens", "Xx"}, "X../.../...\n", "", 2},
+		{"BlankLine", nil, "XO./.../...\n\nX../.../...\n", "No Winner Yet - Game Incomplete\n", 2},
+		{"SpacesOnlyLine", nil, "   \r\n", "", 2},
+		{"TenPlayers", []string{"--tokens", "XOABCDEFGH"}, "XOABCDEFGH/........../........../........../........../........../........../........../........../..........\n", "No Winner Yet - Game Incomplete\n", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,6 +184,9 @@ func TestVerify(t *testing.T) {
 			}
 			if code != 0 && errOut.Len() == 0 {
 				t.Error("failed without saying why")
+			}
+			if code == 0 && errOut.Len() != 0 {
+				t.Errorf("succeeded but wrote to stderr: %s", errOut.String())
 			}
 		})
 	}

@@ -1,21 +1,20 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/render"
+	"github.com/tttbot/tttbot/token"
 )
 
 // Play runs the seeds' terminal game on in and out: it asks for the rules,
 // plays turns until a win or a draw, and offers another game with new
 // settings. It returns nil when the players decline or input ends.
 func Play(in io.Reader, out io.Writer) error {
-	p := &prompter{in: bufio.NewScanner(in), out: out}
+	p := newPrompter(in, out)
 	for {
 		err := playOne(p)
 		if err == nil {
@@ -73,32 +72,31 @@ func setup(p *prompter) (*game.Game, error) {
 	}
 	tokens := make([]rune, 0, r.Players)
 	for i := 1; i <= r.Players; i++ {
-		err := p.ask(fmt.Sprintf("Enter the character to represent player %d", i), func(a string) error {
-			t, err := game.ParseToken(a)
-			if err != nil {
-				return err
-			}
-			if slices.Contains(tokens, t) {
-				return fmt.Errorf("%c is already taken as a player token!", t)
+		err := p.ask(fmt.Sprintf("Enter the character to represent player %d", i), func(a string) string {
+			t, err := token.Parse(a, r, tokens)
+			var te *token.Error
+			switch {
+			case errors.As(err, &te) && te.Rule == token.NotTaken:
+				return fmt.Sprintf("%c is already taken as a player token! Try %c.", te.Clash, te.Suggest)
+			case errors.As(err, &te):
+				return fmt.Sprintf("That token doesn't work: %q %s (%s). Try %c.", a, te.Detail, te.Rule, te.Suggest)
+			case err != nil:
+				return err.Error()
 			}
 			tokens = append(tokens, t)
-			return nil
+			return ""
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
 	var engine game.Engine
-	err = p.ask("Would you like a Fast Game (F/f) or a Memory Efficient Game (M/m)?", func(a string) error {
-		if a == "" {
-			return errors.New("Please enter F or M.")
-		}
+	err = p.ask("Would you like a Fast Game (F/f) or a Memory Efficient Game (M/m)?", func(a string) string {
 		var err error
-		engine, err = game.ParseEngine(a)
-		if err != nil {
-			return errors.New("Please enter F or M.")
+		if engine, err = game.ParseEngine(a); a == "" || err != nil {
+			return "Please enter F or M."
 		}
-		return nil
+		return ""
 	})
 	if err != nil {
 		return nil, err
@@ -120,7 +118,7 @@ func turn(p *prompter, g *game.Game) error {
 	case r.IsClassic():
 		question = fmt.Sprintf("Player %c, what is your move? Enter a cell number 0-8, or row,col.", tok)
 	}
-	return p.ask(question, func(a string) error {
+	return p.ask(question, func(a string) string {
 		c, err := game.ParsePosition(r, a)
 		if err == nil {
 			_, err = g.Play(g.Turn(), c)
@@ -129,23 +127,24 @@ func turn(p *prompter, g *game.Game) error {
 	})
 }
 
-// moveProblem turns a refused move into the line the player reads.
-func moveProblem(err error, r game.Rules) error {
+// moveProblem turns a refused move into the line the player reads, or ""
+// when the move was played.
+func moveProblem(err error, r game.Rules) string {
 	switch {
 	case err == nil:
-		return nil
+		return ""
 	case errors.Is(err, game.ErrColumnFull):
-		return errors.New("Column is full")
+		return "Column is full"
 	case errors.Is(err, game.ErrOutOfBounds) && r.Gravity:
-		return fmt.Errorf("Column must be from 0 to %d", r.Cols-1)
+		return fmt.Sprintf("Column must be from 0 to %d", r.Cols-1)
 	case errors.Is(err, game.ErrOutOfBounds):
-		return fmt.Errorf("That space is off the board: rows are 0-%d and columns 0-%d", r.Rows-1, r.Cols-1)
+		return fmt.Sprintf("That space is off the board: rows are 0-%d and columns 0-%d", r.Rows-1, r.Cols-1)
 	case errors.Is(err, game.ErrCellTaken):
-		return errors.New("That space is unavailable, please pick again")
+		return "That space is unavailable, please pick again"
 	case errors.Is(err, game.ErrBadPosition) && r.Gravity:
-		return errors.New("Please enter a column number, like 3")
+		return "Please enter a column number, like 3"
 	case errors.Is(err, game.ErrBadPosition):
-		return errors.New("Please enter your move as row,col, like 1,2")
+		return "Please enter your move as row,col, like 1,2"
 	}
-	return err
+	return err.Error()
 }

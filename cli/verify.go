@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tttbot/tttbot/game"
@@ -12,7 +13,10 @@ import (
 
 // Verify is `tttbot verify [--win K] [--gravity] [--tokens XO]`: it reads one
 // written board a line from in and writes one verdict a line to out, in seed
-// 004's words. It returns the process exit code: 0, or 2 for bad flags.
+// 004's words. It returns the process exit code: 0; 1 when input fails; 2
+// for a usage error: bad flags, --tokens with a repeated token or not 2–10
+// players, or a blank line where a board should be (verdicts for the lines
+// before it are written first).
 func Verify(args []string, in io.Reader, out, errOut io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(errOut)
@@ -39,15 +43,30 @@ func Verify(args []string, in io.Reader, out, errOut io.Writer) int {
 			fmt.Fprintf(errOut, "verify: --tokens: %v\n", err)
 			return 2
 		}
+		if slices.Contains(toks, t) {
+			fmt.Fprintf(errOut, "verify: --tokens %q lists %c twice: give each player their own token\n", *tokens, t)
+			return 2
+		}
 		toks = append(toks, t)
+	}
+	if n := len(toks); n < game.MinPlayers || n > game.MaxPlayers {
+		fmt.Fprintf(errOut, "verify: --tokens %q: a game has %d to %d players, one token each in turn order (e.g. --tokens XO); this lists %d\n",
+			*tokens, game.MinPlayers, game.MaxPlayers, n)
+		return 2
 	}
 	opt := game.CheckOptions{Win: *win, Gravity: *gravity, Tokens: toks}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1<<20) // a 100×100 board is ~10 kB a line
 	w := bufio.NewWriter(out)
 	defer w.Flush()
-	for sc.Scan() {
-		fmt.Fprintln(w, game.CheckBoard(strings.TrimRight(sc.Text(), "\r"), opt))
+	for n := 1; sc.Scan(); n++ {
+		board := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(board) == "" {
+			w.Flush()
+			fmt.Fprintf(errOut, "verify: line %d is blank: write one board a line (rows separated by /, e.g. XO./.XO/..X), with no empty lines\n", n)
+			return 2
+		}
+		fmt.Fprintln(w, game.CheckBoard(board, opt))
 	}
 	if err := sc.Err(); err != nil {
 		w.Flush()

@@ -11,12 +11,24 @@ import (
 // X and O first, as everyone expects, then the alphabet.
 const DefaultTokens = "XOABCDEFGHIJKLMNPQRSTUVWYZ"
 
+// ReservedTokens are the characters no token may be: the board drawing uses
+// them (".", "|", "[", "]", "*") or Discord's formatting does ("`", "_", "~",
+// "\\", "*").
+const ReservedTokens = ".|[]`*_~\\"
+
 // ParseToken reads a player's token: one visible, one-column-wide character,
 // upper-cased. Surrounding spaces are ignored. It returns a *TokenError
 // (matching ErrBadToken) for anything else: blank, more than one character,
 // a control or space character, characters the board drawing uses (".", "|",
 // "[", "]", "`"), or wide characters and emoji that would break the columns
 // of a monospaced board.
+//
+// ParseToken is the engine's floor, checked again by New and Replay. The
+// rule a player's choice must meet (grapheme clusters, visibility, width in
+// monospaced fonts, look-alikes of other seats' tokens, digits on the
+// numbered board) needs Unicode data beyond the standard library and lives
+// in package github.com/tttbot/tttbot/token; its Parse accepts only tokens
+// ParseToken accepts.
 func ParseToken(s string) (rune, error) {
 	t := strings.TrimSpace(s)
 	switch n := utf8.RuneCountInString(t); {
@@ -29,7 +41,7 @@ func ParseToken(s string) (rune, error) {
 	switch {
 	case r == utf8.RuneError:
 		return 0, &TokenError{Token: s, Reason: "is not valid text"}
-	case strings.ContainsRune(".|[]`*_~\\", r):
+	case strings.ContainsRune(ReservedTokens, r):
 		return 0, &TokenError{Token: s, Reason: "is used to draw the board or format messages: pick a letter, digit or symbol"}
 	case !unicode.IsGraphic(r) || unicode.IsSpace(r) || unicode.Is(unicode.Mn, r):
 		return 0, &TokenError{Token: s, Reason: "is not a visible character"}
