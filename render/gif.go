@@ -14,14 +14,26 @@ import (
 // minMoveDelay (browsers show delays of 0 or 1 as 10, so faster is not
 // reliable) and maxMoveDelay (a 3×3 game should not crawl). The empty board
 // shows for startDelay and the final position holds for holdDelay before
-// the animation starts again.
+// the animation starts again. unmarkDelay is the shortest delay browsers
+// honour, for the frame that clears a far-away highlight (see splitFactor).
 const (
 	replayLength = 2000
 	minMoveDelay = 3
 	maxMoveDelay = 80
 	startDelay   = 100
 	holdDelay    = 400
+	unmarkDelay  = 2
 )
+
+// splitFactor decides when a move's frame would be mostly transparent
+// filler: when the rectangle spanning the previous move's cell (whose
+// highlight goes) and the new move's cell is more than splitFactor times
+// their two areas, the old highlight is cleared in a frame of its own just
+// before the move. Without this, two cells at opposite corners of a 100×100
+// board make a frame of the whole picture, and a long game's frames held in
+// memory run to gigabytes; with it, every frame after the first is at most a
+// few cells, whatever the board.
+const splitFactor = 4
 
 // idxClear is the transparent colour of a replay frame: the pixels a frame
 // leaves as they were. It follows the picture palette.
@@ -45,9 +57,12 @@ func moveDelay(n int) int {
 //
 // The first frame is the whole picture; every later one covers only the
 // rectangle that changed, with unchanged pixels transparent and each frame
-// left in place for the next (GIF's "do not dispose"), so a move costs a
-// few hundred bytes however big the board. Cells shrink with the board as
-// in Image. The output depends only on g.
+// left in place for the next (GIF's "do not dispose"), so a move costs tens
+// to hundreds of bytes however big the board. When a move lands far from
+// the one before, the old highlight is cleared by a frame of its own shown
+// for 20 ms just before the move's frame, which keeps every frame a few
+// cells small. Cells shrink with the board as in Image. The output depends
+// only on g.
 func ReplayGIF(w io.Writer, g *game.Game) error {
 	r := g.Rules()
 	l := layoutFor(r)
@@ -59,12 +74,8 @@ func ReplayGIF(w io.Writer, g *game.Game) error {
 
 	first := image.NewPaletted(want.Bounds(), pal)
 	copy(first.Pix, want.Pix)
-	anim := &gif.GIF{
-		Image:    []*image.Paletted{first},
-		Delay:    []int{startDelay},
-		Disposal: []byte{gif.DisposalNone},
-		Config:   image.Config{ColorModel: pal, Width: want.Rect.Dx(), Height: want.Rect.Dy()},
-	}
+	anim := &animation{Config: image.Config{ColorModel: pal, Width: want.Rect.Dx(), Height: want.Rect.Dy()}}
+	anim.add(first, startDelay)
 	placed := 0
 	for _, m := range moves {
 		if m.Kind == game.Place {
@@ -80,21 +91,33 @@ func ReplayGIF(w io.Writer, g *game.Game) error {
 		}
 		changed := cellRect(l, m.At)
 		if hasPrev {
+			old := cellRect(l, prev.At)
 			drawCell(want, l, prev.At, prev.Player, g.Token(prev.Player), false)
-			changed = changed.Union(cellRect(l, prev.At))
+			if both := changed.Union(old); area(both) > splitFactor*(area(changed)+area(old)) {
+				anim.add(diffFrame(seen, want, old, pal), unmarkDelay)
+			} else {
+				changed = both
+			}
 		}
 		drawCell(want, l, m.At, m.Player, g.Token(m.Player), true)
-		anim.Image = append(anim.Image, diffFrame(seen, want, changed, pal))
-		anim.Delay = append(anim.Delay, delay)
-		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
+		anim.add(diffFrame(seen, want, changed, pal), delay)
 		prev, hasPrev = m, true
 	}
 	drawWinningLine(want, l, g.WinningLine())
-	anim.Image = append(anim.Image, diffFrame(seen, want, want.Bounds(), pal))
-	anim.Delay = append(anim.Delay, holdDelay)
-	anim.Disposal = append(anim.Disposal, gif.DisposalNone)
-	return gif.EncodeAll(w, anim)
+	anim.add(diffFrame(seen, want, want.Bounds(), pal), holdDelay)
+	return gif.EncodeAll(w, (*gif.GIF)(anim))
 }
+
+// animation builds a gif.GIF whose frames are each left in place.
+type animation gif.GIF
+
+func (a *animation) add(frame *image.Paletted, delay int) {
+	a.Image = append(a.Image, frame)
+	a.Delay = append(a.Delay, delay)
+	a.Disposal = append(a.Disposal, gif.DisposalNone)
+}
+
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
 // diffFrame returns the frame that turns seen into want within area: the
 // smallest rectangle holding every pixel that differs, with the pixels that

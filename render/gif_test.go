@@ -69,54 +69,75 @@ func replayGames(t *testing.T) map[string]*game.Game {
 }
 
 // TestReplayFrames checks what a viewer sees: the empty board first, then
-// after each placement exactly the picture Image draws of the game so far,
-// and finally Image of the whole game, which holds.
+// after each placement exactly the picture of the game so far (with an
+// optional short frame before it that clears a far-away highlight), and
+// finally Image of the whole game, which holds.
 func TestReplayFrames(t *testing.T) {
-	for name, g := range replayGames(t) {
+	games := replayGames(t)
+	games["100x100_scattered"] = bigGame(t, 40)
+	for name, g := range games {
 		t.Run(name, func(t *testing.T) {
 			a := decodeGIF(t, replayBytes(t, g))
-			moves := g.Moves()
-			var places []int // index in moves of each placement
-			for i, m := range moves {
-				if m.Kind == game.Place {
-					places = append(places, i)
-				}
-			}
-			if want := len(places) + 2; len(a.Image) != want {
-				t.Fatalf("%d frames for %d placements, want %d", len(a.Image), len(places), want)
-			}
 			if a.LoopCount != 0 {
 				t.Errorf("LoopCount %d, want 0 (forever)", a.LoopCount)
 			}
-			if last := a.Delay[len(a.Delay)-1]; last != holdDelay || last <= a.Delay[1] {
-				t.Errorf("delays %v: the final frame should hold longest", a.Delay)
-			}
 			shown := composite(a)
-			for k := 0; k <= len(places); k++ {
-				n := 0
-				if k > 0 {
-					n = places[k-1] + 1
+			moves := g.Moves()
+			placed := 0
+			at := 0 // the frame showing the game so far
+			if !samePixels(shown[0], picture(newGame(t, g.Rules(), string(g.Tokens())), false)) {
+				t.Errorf("the first frame is not the empty board")
+			}
+			for n, m := range moves {
+				if m.Kind != game.Place {
+					continue
 				}
-				prefix, err := game.Replay(g.Rules(), game.Fast, g.Tokens(), moves[:n])
+				placed++
+				prefix, err := game.Replay(g.Rules(), game.Fast, g.Tokens(), moves[:n+1])
 				if err != nil {
 					t.Fatal(err)
 				}
-				if prefix.WinningLine() != nil {
-					continue // the run is struck through on the final frame, not here
+				want := picture(prefix, false)
+				switch {
+				case at+1 < len(shown) && samePixels(shown[at+1], want):
+					at++
+				case at+2 < len(shown) && samePixels(shown[at+2], want) && a.Delay[at+1] == unmarkDelay:
+					at += 2
+				default:
+					t.Fatalf("move %d (%v): no frame after frame %d shows the game so far", n+1, m.At, at)
 				}
-				if !samePixels(shown[k], Image(prefix)) {
-					t.Errorf("after frame %d (%d moves) the picture differs from Image", k, n)
+				if a.Delay[at] != moveDelay(g.Filled()) {
+					t.Errorf("move %d: delay %d, want %d", n+1, a.Delay[at], moveDelay(g.Filled()))
 				}
 			}
-			if !samePixels(shown[len(shown)-1], Image(g)) {
+			if at != len(shown)-2 {
+				t.Fatalf("%d frames for %d placements: %d left over after the moves, want 1", len(shown), placed, len(shown)-1-at)
+			}
+			if !samePixels(shown[at+1], Image(g)) {
 				t.Errorf("the final frame differs from Image(g)")
 			}
-			for i, f := range a.Image[1:] {
-				if f.Bounds() == a.Image[0].Bounds() {
-					t.Errorf("frame %d covers the whole picture; only the change should be sent", i+1)
-				}
+			if last := a.Delay[at+1]; last != holdDelay || last <= a.Delay[at] {
+				t.Errorf("delays %v: the final frame should hold longest", a.Delay)
 			}
 		})
+	}
+}
+
+// TestReplayFramesStaySmall: on a big board with moves far apart, no frame
+// after the first grows beyond a few cells (the memory a replay holds is
+// proportional to the moves, not to moves × picture).
+func TestReplayFramesStaySmall(t *testing.T) {
+	g := bigGame(t, 300)
+	a := decodeGIF(t, replayBytes(t, g))
+	cell := layoutFor(g.Rules()).cell + 1
+	limit := splitFactor * 2 * cell * cell
+	for i, f := range a.Image[1 : len(a.Image)-1] {
+		if n := f.Bounds().Dx() * f.Bounds().Dy(); n > limit {
+			t.Errorf("frame %d covers %v, %d pixels; limit %d", i+1, f.Bounds(), n, limit)
+		}
+	}
+	if len(a.Image) > 2*g.MoveCount()+2 {
+		t.Errorf("%d frames for %d moves", len(a.Image), g.MoveCount())
 	}
 }
 

@@ -101,7 +101,11 @@ func layoutFor(r game.Rules) pictureLayout {
 // in its player's colour with the token character inside when the cell is
 // big enough, the last move's cell highlighted, and the winning run struck
 // through. The output depends only on g.
-func Image(g *game.Game) *image.Paletted {
+func Image(g *game.Game) *image.Paletted { return picture(g, true) }
+
+// picture draws g as Image does, with the winning run struck through only
+// when struck is set.
+func picture(g *game.Game, struck bool) *image.Paletted {
 	r := g.Rules()
 	l := layoutFor(r)
 	img := emptyBoard(r, l)
@@ -114,7 +118,9 @@ func Image(g *game.Game) *image.Paletted {
 			}
 		}
 	}
-	drawWinningLine(img, l, g.WinningLine())
+	if struck {
+		drawWinningLine(img, l, g.WinningLine())
+	}
 	return img
 }
 
