@@ -64,10 +64,11 @@ func (m Model) Rate(players []Rating, ranks []int) ([]Rating, error) {
 	return out, nil
 }
 
+// valid reports whether m's parameters are in range: a valid new rating,
+// Beta in the range of a Sigma, 0 < Kappa ≤ 1 and 0 ≤ Tau < 1e100.
 func (m Model) valid() bool {
-	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	return ok(m.Mu) && ok(m.Sigma) && m.Sigma > 0 && ok(m.Beta) && m.Beta > 0 &&
-		ok(m.Kappa) && m.Kappa > 0 && m.Kappa <= 1 && ok(m.Tau) && m.Tau >= 0
+	return m.New().valid() && (Rating{Sigma: m.Beta}).valid() &&
+		m.Kappa > 0 && m.Kappa <= 1 && m.Tau >= 0 && m.Tau < maxValue
 }
 
 // rateTeams is Algorithm 4 of Weng & Lin (2011) for teams whose performance
@@ -111,28 +112,27 @@ func (m Model) rateTeams(teams [][]Rating, ranks []int) ([][]Rating, error) {
 	}
 	c := math.Sqrt(c2)
 
-	// e_i = exp(μ_i/c), shifted by the largest μ so it cannot overflow (the
-	// shift cancels in every quotient below).
-	top := mu[0]
-	for _, v := range mu {
-		top = max(top, v)
-	}
-	e := make([]float64, k)
-	for i := range k {
-		e[i] = math.Exp((mu[i] - top) / c)
-	}
-
-	// sumQ[q] = Σ_{s: r(s) ≥ r(q)} e_s: the teams that placed with or after q.
-	// a[q] = |{s: r(s) = r(q)}|: the size of q's tie.
+	// For each q, sumQ[q] = Σ_{s: r(s) ≥ r(q)} exp(μ_s/c), the teams that
+	// placed with or after q, and a[q] = |{s: r(s) = r(q)}|, the size of q's
+	// tie. Each sum is taken relative to its largest term, exp(top[q]/c), so
+	// it lies in [1, k] and cannot overflow or vanish; the shift cancels in
+	// the quotients below.
+	top := make([]float64, k)
 	sumQ := make([]float64, k)
 	a := make([]float64, k)
 	for q := range k {
+		top[q] = math.Inf(-1)
 		for s := range k {
 			if ranks[s] >= ranks[q] {
-				sumQ[q] += e[s]
+				top[q] = max(top[q], mu[s])
 			}
 			if ranks[s] == ranks[q] {
 				a[q]++
+			}
+		}
+		for s := range k {
+			if ranks[s] >= ranks[q] {
+				sumQ[q] += math.Exp((mu[s] - top[q]) / c)
 			}
 		}
 	}
@@ -145,7 +145,8 @@ func (m Model) rateTeams(teams [][]Rating, ranks []int) ([][]Rating, error) {
 			if ranks[q] > ranks[i] {
 				continue
 			}
-			p := e[i] / sumQ[q] // the chance i comes first among q and those after it
+			// The chance that i comes first among q and those placed after q.
+			p := math.Exp((mu[i]-top[q])/c) / sumQ[q]
 			if q == i {
 				omega += (1 - p) / a[q]
 			} else {

@@ -46,6 +46,12 @@ func Display(r Rating) int {
 	return int(math.Round(v))
 }
 
+// valid reports whether r can be rated: |Mu| < 1e100 and 1e-100 < Sigma <
+// 1e100, far beyond any real rating, where no step of the update can
+// overflow or underflow.
 func (r Rating) valid() bool {
-	return !math.IsNaN(r.Mu) && !math.IsInf(r.Mu, 0) && r.Sigma > 0 && !math.IsInf(r.Sigma, 0)
+	return math.Abs(r.Mu) < maxValue && r.Sigma > 1/maxValue && r.Sigma < maxValue
 }
+
+// maxValue bounds the ratings Rate accepts.
+const maxValue = 1e100

@@ -223,3 +223,25 @@ func BenchmarkRate(b *testing.B) {
 		})
 	}
 }
+
+// FuzzRate: whatever the input, Rate does not panic, and what it accepts it
+// rates to finite numbers with positive Sigma.
+func FuzzRate(f *testing.F) {
+	f.Add(25.0, 25.0/3, 25.0, 25.0/3, 25.0, 25.0/3, 0, 1, 1, 0.0)
+	f.Add(0.0, 1e-99, 0.0, 1e-99, 0.0, 1e-99, 0, 1, 1, 9e99)
+	f.Add(9e99, 2e-100, -9e99, 9e99, 0.0, 1.0, 2, 0, 16, 0.3)
+	f.Fuzz(func(t *testing.T, m1, s1, m2, s2, m3, s3 float64, r1, r2, r3 int, tau float64) {
+		model := rating.Default()
+		model.Tau = tau
+		players := []rating.Rating{{Mu: m1, Sigma: s1}, {Mu: m2, Sigma: s2}, {Mu: m3, Sigma: s3}}
+		got, err := model.Rate(players, []int{r1, r2, r3})
+		if err != nil {
+			return
+		}
+		for i, r := range got {
+			if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || !(r.Sigma > 0) || math.IsInf(r.Sigma, 0) {
+				t.Errorf("%v, tau %v: player %d rated %v", players, tau, i, r)
+			}
+		}
+	})
+}
