@@ -39,9 +39,9 @@ func Rate(players []Rating, ranks []int) ([]Rating, error) {
 // their order matters (0,1,1 and 1,5,5 mean the same). Players and ranks are
 // not modified. Errors match ErrPlayers, ErrRanks, ErrRating or ErrModel.
 //
-// A unique winner's Mu rises and a unique last player's Mu falls; players who
-// tie move towards each other; everyone's Sigma shrinks, apart from the Tau
-// that is added first.
+// A unique winner's Mu rises and a unique last player's Mu falls; two
+// players who draw move towards each other; everyone's Sigma shrinks, apart
+// from the Tau that is added first.
 func (m Model) Rate(players []Rating, ranks []int) ([]Rating, error) {
 	if len(players) < 2 {
 		return nil, fmt.Errorf("%w: got %d", ErrPlayers, len(players))

@@ -18,7 +18,8 @@ const (
 )
 
 // Rating is a belief about one player's skill: normally distributed with mean
-// Mu and standard deviation Sigma.
+// Mu and standard deviation Sigma. The zero value is not a rating (its Sigma
+// is 0); start from New.
 type Rating struct {
 	Mu    float64
 	Sigma float64
@@ -34,10 +35,15 @@ func (r Rating) Ordinal() float64 { return r.Mu - ordinalZ*r.Sigma }
 func (r Rating) String() string { return fmt.Sprintf("μ=%.3f σ=%.3f", r.Mu, r.Sigma) }
 
 // Display is r's Ordinal scaled to read like a chess rating, rounded and never
-// below 0: 1000 + 48·Ordinal. A new player shows 1000; a win raises it (a new
-// player who beats another new player shows 1165, the loser 912). The scale 48
-// is 200/Beta: when two settled players (small Sigma) are 200 points apart,
-// the stronger is expected to win about 76% of the time, as 200 Elo points mean.
+// below 0: 1000 + 48·Ordinal. A new player shows 1000; a new player who beats
+// another new player shows 1165, the loser 912. The scale 48 is 200/Beta:
+// when two settled players (small Sigma) are 200 points apart, the stronger is
+// expected to win about 76% of the time, as 200 Elo points mean.
+//
+// A win raises the figure, with one exception under the default Tau: a
+// settled player who beats a far weaker one gains almost no Mu, while Tau
+// widens Sigma a little, so the figure can stay level or drop by a point.
+// Model.LimitSigma rules that out.
 func Display(r Rating) int {
 	v := displayBase + displayScale*r.Ordinal()
 	if !(v > 0) { // also NaN
