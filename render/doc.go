@@ -1,5 +1,6 @@
-// Package render draws a game.Game as text for monospaced display: a terminal
-// or a Discord code block.
+// Package render draws a game.Game for people: as text for monospaced display
+// (a terminal or a Discord code block), as a PNG picture, and as an animated
+// GIF replay.
 //
 // Free-placement boards get a column header and row labels (0,0 top-left);
 // gravity boards get the column header a player types, with row 0 at the
@@ -8,6 +9,14 @@
 // winning run is starred, *X*.
 //
 // Big boards do not fit a chat message: Fit picks the largest window around a
-// cell that fits a character budget, and Text draws just that window. Output is
-// deterministic; the tests compare it with golden files under testdata/.
+// cell that fits a character budget, and Text draws just that window.
+//
+// Image and PNG draw the whole board with cells that shrink as the board
+// grows (a 100×100 board is about 700 pixels a side). ReplayGIF animates a
+// game one frame a move from the same drawing; each frame after the first
+// carries only the pixels that changed, so a replay of a 100×100 game with
+// 500 moves is a few hundred kilobytes.
+//
+// Output is deterministic; the tests compare it with golden files under
+// testdata/ (refresh them with go test ./render -update).
 package render

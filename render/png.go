@@ -24,6 +24,17 @@ const (
 	maxCell = 64
 )
 
+// Text in pictures is basicfont.Face7x13: charW pixels a character, lineH a
+// line. A token is written inside its disc only in cells of at least
+// minTokenCell pixels, where the 7×13 glyph fits inside the disc. The picture
+// has a margin of blank pixels right and below the grid.
+const (
+	charW        = 7
+	lineH        = 13
+	minTokenCell = 16
+	margin       = 4
+)
+
 // The palette: background, grid, text, highlights, then one colour per
 // player. A paletted image keeps the PNG small and fast to encode.
 var (
@@ -74,7 +85,6 @@ type pictureLayout struct {
 
 func layoutFor(r game.Rules) pictureLayout {
 	cell := min(maxCell, max(minCell, maxSide/max(r.Rows, r.Cols)))
-	const charW, lineH = 7, 13 // basicfont.Face7x13
 	digits := len(strconv.Itoa(max(r.Rows, r.Cols) - 1))
 	every := 1
 	for _, n := range []int{1, 2, 5, 10, 20} {
@@ -91,16 +101,35 @@ func layoutFor(r game.Rules) pictureLayout {
 // in its player's colour with the token character inside when the cell is
 // big enough, the last move's cell highlighted, and the winning run struck
 // through. The output depends only on g.
-func Image(g *game.Game) *image.Paletted {
+func Image(g *game.Game) *image.Paletted { return picture(g, true) }
+
+// picture draws g as Image does, with the winning run struck through only
+// when struck is set.
+func picture(g *game.Game, struck bool) *image.Paletted {
 	r := g.Rules()
 	l := layoutFor(r)
-	w, h := l.left+r.Cols*l.cell+1+4, l.top+r.Rows*l.cell+1+4
+	img := emptyBoard(r, l)
+	last, hasLast := g.LastPlaced()
+	for row := 0; row < r.Rows; row++ {
+		for col := 0; col < r.Cols; col++ {
+			c := game.Coord{Row: row, Col: col}
+			if p := g.At(c); p != game.NoPlayer || (hasLast && c == last) {
+				drawCell(img, l, c, p, g.Token(p), hasLast && c == last)
+			}
+		}
+	}
+	if struck {
+		drawWinningLine(img, l, g.WinningLine())
+	}
+	return img
+}
+
+// emptyBoard draws the picture of r's empty board: background, grid and
+// coordinates.
+func emptyBoard(r game.Rules, l pictureLayout) *image.Paletted {
+	w, h := l.left+r.Cols*l.cell+1+margin, l.top+r.Rows*l.cell+1+margin
 	img := image.NewPaletted(image.Rect(0, 0, w, h), palette())
 	fill(img, img.Bounds(), idxBackground)
-
-	if last, ok := g.LastPlaced(); ok {
-		fill(img, cellRect(l, last).Inset(1), idxLast)
-	}
 	for i := 0; i <= r.Rows; i++ { // horizontal grid lines
 		fill(img, image.Rect(l.left, l.top+i*l.cell, l.left+r.Cols*l.cell+1, l.top+i*l.cell+1), idxGrid)
 	}
@@ -109,35 +138,45 @@ func Image(g *game.Game) *image.Paletted {
 	}
 	for c := 0; c < r.Cols; c += l.labelEvery {
 		s := strconv.Itoa(c)
-		text(img, s, l.left+c*l.cell+l.cell/2-len(s)*7/2, l.top-5, colText)
+		text(img, s, l.left+c*l.cell+l.cell/2-len(s)*charW/2, l.top-5, colText)
 	}
 	for row := 0; row < r.Rows; row++ {
 		if r.UserRow(row)%l.labelEvery != 0 {
 			continue
 		}
 		s := strconv.Itoa(r.UserRow(row))
-		text(img, s, l.left-4-len(s)*7, l.top+row*l.cell+l.cell/2+5, colText)
-	}
-	radius := max(2, l.cell*2/5)
-	for row := 0; row < r.Rows; row++ {
-		for col := 0; col < r.Cols; col++ {
-			p := g.At(game.Coord{Row: row, Col: col})
-			if p == game.NoPlayer {
-				continue
-			}
-			cx, cy := center(l, game.Coord{Row: row, Col: col})
-			disc(img, cx, cy, radius, idxPlayer0+uint8(p))
-			if tok := g.Token(p); l.cell >= 16 && tok >= '!' && tok <= '~' {
-				text(img, string(tok), cx-3, cy+5, colToken)
-			}
-		}
-	}
-	if line := g.WinningLine(); len(line) > 1 {
-		x0, y0 := center(l, line[0])
-		x1, y1 := center(l, line[len(line)-1])
-		stroke(img, x0, y0, x1, y1, max(1, l.cell/10), idxLine)
+		text(img, s, l.left-4-len(s)*charW, l.top+row*l.cell+l.cell/2+5, colText)
 	}
 	return img
+}
+
+// drawCell paints the inside of cell c (never its grid lines): highlighted
+// when it holds the last move, then player's disc with its token when the
+// cell is big enough to read it. player may be game.NoPlayer for an empty cell.
+func drawCell(img *image.Paletted, l pictureLayout, c game.Coord, player int, token rune, last bool) {
+	bg := idxBackground
+	if last {
+		bg = idxLast
+	}
+	fill(img, cellRect(l, c).Inset(1), bg)
+	if player == game.NoPlayer {
+		return
+	}
+	cx, cy := center(l, c)
+	disc(img, cx, cy, max(2, l.cell*2/5), idxPlayer0+uint8(player))
+	if l.cell >= minTokenCell && token >= '!' && token <= '~' {
+		text(img, string(token), cx-3, cy+5, colToken)
+	}
+}
+
+// drawWinningLine strikes through a winning run (end to end), if any.
+func drawWinningLine(img *image.Paletted, l pictureLayout, line []game.Coord) {
+	if len(line) < 2 {
+		return
+	}
+	x0, y0 := center(l, line[0])
+	x1, y1 := center(l, line[len(line)-1])
+	stroke(img, x0, y0, x1, y1, max(1, l.cell/10), idxLine)
 }
 
 // encoder reuses the PNG encoder's compression buffers (about a megabyte)
