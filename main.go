@@ -31,6 +31,7 @@ import (
 	"github.com/tttbot/tttbot/cli"
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // Exit codes.
@@ -111,7 +112,8 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	defer closeStore()
-	b := bot.New(bot.Options{Store: st, Logger: log, IdleTimeout: cfg.IdleTimeout})
+	tables := table.NewTables(table.Options{Store: st, Now: time.Now, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	b := bot.New(bot.Options{Tables: tables, Logger: log})
 	client := bot.APIClient(cfg.APIURL, nil)
 
 	var srv *http.Server
@@ -164,7 +166,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 }
 
 // openStore opens the store DATABASE_URL names, as the interface the bot needs.
-func openStore(ctx context.Context, url string) (bot.Store, func() error, error) {
+func openStore(ctx context.Context, url string) (table.Store, func() error, error) {
 	switch {
 	case strings.HasPrefix(url, "sqlite://"):
 		s, err := store.OpenSQLite(ctx, strings.TrimPrefix(url, "sqlite://"))

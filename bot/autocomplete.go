@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // maxChoices is Discord's limit on autocomplete results.
@@ -16,34 +17,22 @@ const maxChoices = 25
 
 // autocomplete suggests legal moves for /ttt move position: the free cells
 // nearest the last move (or the centre), or the columns that are not full
-// under gravity, filtered by what the user has typed so far.
-func (b *Bot) autocomplete(ctx context.Context, req *Request) *discordgo.InteractionResponse {
-	var choices []*discordgo.ApplicationCommandOptionChoice
-	if req.Sub == "move" && req.Focused == optPosition {
-		choices = b.suggestMoves(ctx, req)
+// under gravity, filtered by what the user has typed so far. It reads the
+// channel's game under its lock and changes nothing.
+func (b *Bot) autocomplete(ctx context.Context, in *Interaction) Response {
+	resp := Response{Kind: Choices}
+	if in.Route != RouteMove || in.Focused != optPosition {
+		return resp
 	}
-	if choices == nil {
-		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	err := b.tables.Peek(ctx, in.Channel, func(t *table.Table) {
+		if t != nil && t.Phase == table.Playing {
+			resp.Choices = legalChoices(t.Game(), strings.TrimSpace(in.String(optPosition)))
+		}
+	})
+	if err != nil {
+		b.log.ErrorContext(ctx, "autocomplete failed", "err", err, "interaction", in.ID, "channel", in.Channel)
 	}
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: choices},
-	}
-}
-
-// suggestMoves reads the channel's game under its lock and lists the legal
-// moves matching what has been typed.
-func (b *Bot) suggestMoves(ctx context.Context, req *Request) []*discordgo.ApplicationCommandOptionChoice {
-	defer b.lock(req.Channel)()
-	t, err := b.load(ctx, req.Channel)
-	if err != nil || t == nil {
-		return nil
-	}
-	defer b.remember(t)
-	if t.Phase != Playing {
-		return nil
-	}
-	return legalChoices(t.game, strings.TrimSpace(req.String(optPosition)))
+	return resp
 }
 
 func legalChoices(g *game.Game, typed string) []*discordgo.ApplicationCommandOptionChoice {

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // FuzzHandle feeds the bot arbitrary interactions (anything that decodes as
@@ -25,7 +26,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add([]byte(`{"type":2,"channel_id":"1","member":{"user":{"id":"2"}},"data":{"name":"ttt","options":[{"type":1,"name":"new","options":[{"type":4,"name":"rows","value":1e300}]}]}}`))
 	f.Add([]byte(`{"type":3,"channel_id":"1","user":{"id":"2"},"data":{"custom_id":"ttt:col:1.0:-5"}}`))
 
-	b := New(Options{Store: store.NewMemory(), AIBudget: 20 * time.Millisecond})
+	b := New(Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()}), AIBudget: 20 * time.Millisecond})
 	// Open a game so moves, clicks and autocomplete reach the engine.
 	b.Handle(context.Background(), interaction(f, "command.json", commandFields(channel, alice, "new", 0, []option{userOpt("opponent", bob, false)})))
 	f.Fuzz(func(t *testing.T, raw []byte) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // TestGatewayEndToEnd runs the real discordgo Session against the fake
@@ -42,7 +43,7 @@ func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
 	api, _ := url.Parse(fake.apiURL())
-	gw, err := NewGateway(New(Options{Store: store.NewMemory()}), GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
+	gw, err := NewGateway(New(Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})}), GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // Users and places the handler tests act in.
@@ -107,17 +108,38 @@ func commandFields(ch, user, sub string, perms int64, opts []option) map[string]
 
 // harness is a Bot on an in-memory store with a clock the test moves.
 type harness struct {
-	tb    testing.TB
-	bot   *Bot
-	store *store.Memory
-	mu    sync.Mutex
-	now   time.Time
+	tb     testing.TB
+	bot    *Bot
+	tables *table.Tables
+	store  table.Store
+	mu     sync.Mutex
+	now    time.Time
 }
 
 func newHarness(tb testing.TB) *harness {
-	h := &harness{tb: tb, store: store.NewMemory(), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	h.bot = New(Options{Store: h.store, Now: h.clock, IdleTimeout: time.Hour})
+	return newHarnessOn(tb, store.NewMemory(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+}
+
+// newHarnessOn is a harness on st with its clock starting at now.
+func newHarnessOn(tb testing.TB, st table.Store, now time.Time) *harness {
+	h := &harness{tb: tb, store: st, now: now}
+	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
+	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget})
 	return h
+}
+
+// testAIBudget keeps the computer quick in tests; its strength at this
+// budget is what ai's own tests measure.
+const testAIBudget = 0
+
+// load returns the channel's stored table.
+func (h *harness) load(channel string) *table.Table {
+	h.tb.Helper()
+	t, err := h.tables.Load(context.Background(), channel)
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return t
 }
 
 func (h *harness) clock() time.Time {
@@ -183,10 +205,10 @@ func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
 	}
 }
 
-// Every store satisfies the interface the bot declares.
+// Every store satisfies the interface table declares.
 var (
-	_ Store = (*store.Memory)(nil)
-	_ Store = (*store.SQL)(nil)
+	_ table.Store = (*store.Memory)(nil)
+	_ table.Store = (*store.SQL)(nil)
 )
 
 func coord(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

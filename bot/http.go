@@ -69,9 +69,9 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
-	ctx, cancel := context.WithTimeout(WithoutFiles(r.Context()), replyWithin)
+	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
 	defer cancel()
-	resp := h.bot.Handle(ctx, &i)
+	resp := h.bot.Serve(ctx, &i).InteractionResponse(false)
 	body, err := json.Marshal(resp)
 	if err != nil {
 		h.opt.Logger.Error("http: encode reply", "err", err, "interaction", i.ID)

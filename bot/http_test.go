@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // signer signs requests the way Discord does: Ed25519 over timestamp + body.
@@ -42,7 +43,7 @@ func (s *signer) request(body []byte, ts time.Time) *http.Request {
 }
 
 func newHTTP(tb testing.TB, s *signer) http.Handler {
-	b := New(Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})
+	b := New(Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
 	return NewHTTPHandler(b, HTTPOptions{PublicKey: s.pub, Now: func() time.Time { return s.now }})
 }
 

@@ -21,8 +21,8 @@ type Metrics struct {
 	nanos        atomic.Int64 // total handling time
 }
 
-func (m *Metrics) observe(t discordgo.InteractionType, resp *discordgo.InteractionResponse, d time.Duration) {
-	switch t {
+func (m *Metrics) observe(in *Interaction, resp Response, d time.Duration) {
+	switch in.Type {
 	case discordgo.InteractionApplicationCommand:
 		m.commands.Add(1)
 	case discordgo.InteractionApplicationCommandAutocomplete:
@@ -32,7 +32,7 @@ func (m *Metrics) observe(t discordgo.InteractionType, resp *discordgo.Interacti
 	case discordgo.InteractionPing:
 		m.pings.Add(1)
 	}
-	if resp != nil && resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+	if resp.Ephemeral {
 		m.refused.Add(1)
 	}
 	m.nanos.Add(int64(d))
