@@ -7,8 +7,9 @@
 //	tttbot register     register /ttt over REST (for HTTP-only deployments)
 //	tttbot healthcheck  probe a running bot's /healthz (the container's health check)
 //
-// main only wires packages together: config → store → bot → transports,
-// and signals. Everything it calls is tested in its own package.
+// main only wires packages together: config → store → table → bot →
+// transports (bot/gateway, bot/httpapi), and signals. Everything it calls is
+// tested in its own package; main imports no Discord library.
 package main
 
 import (
@@ -25,9 +26,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/gateway"
+	"github.com/tttbot/tttbot/bot/httpapi"
 	"github.com/tttbot/tttbot/cli"
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/store"
@@ -114,7 +115,6 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	defer closeStore()
 	tables := table.NewTables(table.Options{Store: st, Now: time.Now, IdleTimeout: cfg.IdleTimeout, Logger: log})
 	b := bot.New(bot.Options{Tables: tables, Logger: log})
-	client := bot.APIClient(cfg.APIURL, nil)
 
 	var srv *http.Server
 	srvErr := make(chan error, 1)
@@ -124,7 +124,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           bot.NewHTTPHandler(b, bot.HTTPOptions{PublicKey: cfg.PublicKey, Logger: log}),
+			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: time.Now}),
 			ReadHeaderTimeout: 5 * time.Second,
 			ReadTimeout:       10 * time.Second,
 			WriteTimeout:      10 * time.Second,
@@ -133,10 +133,10 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		log.Info("http listening", "addr", ln.Addr().String(), "interactions", cfg.Interactions())
 	}
 
-	var gw *bot.Gateway
+	var gw *gateway.Gateway
 	switch {
 	case cfg.Gateway():
-		gw, err = bot.NewGateway(b, bot.GatewayOptions{Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Client: client, Logger: log})
+		gw, err = gateway.New(b, gateway.Options{Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, APIURL: cfg.APIURL, Logger: log})
 		if err == nil {
 			err = gw.Open(openCtx)
 		}
@@ -227,15 +227,9 @@ func register() int {
 		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
 		return exitConfig
 	}
-	s, err := discordgo.New("Bot " + cfg.Token)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "register:", err)
-		return exitFail
-	}
-	s.Client = bot.APIClient(cfg.APIURL, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := bot.RegisterCommands(ctx, s, cfg.AppID, cfg.GuildID); err != nil {
+	if err := gateway.Register(ctx, cfg.Token, cfg.AppID, cfg.GuildID, cfg.APIURL); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return exitFail
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"runtime/debug"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -87,4 +88,17 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 // Serve for callers that can carry files (the gateway, tests).
 func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
 	return b.Serve(ctx, i).InteractionResponse(true)
+}
+
+// ServeRecovering is Serve for the transports: a panic while handling one
+// interaction is logged with its stack and answered with the polite internal
+// line, instead of taking the process (and every other channel) down.
+func (b *Bot) ServeRecovering(ctx context.Context, i *discordgo.Interaction) (resp Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
+			resp = ephemeral(say("refuse.internal", nil))
+		}
+	}()
+	return b.Serve(ctx, i)
 }

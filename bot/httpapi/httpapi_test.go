@@ -1,4 +1,4 @@
-package bot
+package httpapi
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -43,8 +45,8 @@ func (s *signer) request(body []byte, ts time.Time) *http.Request {
 }
 
 func newHTTP(tb testing.TB, s *signer) http.Handler {
-	b := New(Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
-	return NewHTTPHandler(b, HTTPOptions{PublicKey: s.pub, Now: func() time.Time { return s.now }})
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
+	return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }})
 }
 
 func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
@@ -192,3 +194,18 @@ func BenchmarkHTTPMove(b *testing.B) {
 		}
 	})
 }
+
+const (
+	channel = bottest.Channel
+	alice   = bottest.Alice
+	bob     = bottest.Bob
+)
+
+type option = bottest.Option
+
+var (
+	opt            = bottest.Opt
+	userOpt        = bottest.UserOpt
+	rawInteraction = bottest.Raw
+	commandFields  = bottest.CommandFields
+)

@@ -1,4 +1,4 @@
-package bot
+package gateway
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -43,7 +45,8 @@ func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
 	api, _ := url.Parse(fake.apiURL())
-	gw, err := NewGateway(New(Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})}), GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})})
+	gw, err := New(b, Options{Token: "test-token", GuildID: guild, APIURL: api})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,3 +173,19 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 		t.Fatal("a board too big for text came without a picture")
 	}
 }
+
+const (
+	guild   = bottest.Guild
+	channel = bottest.Channel
+	alice   = bottest.Alice
+	bob     = bottest.Bob
+)
+
+type option = bottest.Option
+
+var (
+	opt            = bottest.Opt
+	userOpt        = bottest.UserOpt
+	rawInteraction = bottest.Raw
+	commandFields  = bottest.CommandFields
+)
