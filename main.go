@@ -35,6 +35,16 @@ import (
 	"github.com/tttbot/tttbot/table"
 )
 
+// How long start-up, HTTP requests and shutdown may take.
+const (
+	openWithin        = 30 * time.Second // opening the store and the gateway, registering commands
+	readHeaderWithin  = 5 * time.Second
+	readWithin        = 10 * time.Second
+	writeWithin       = 10 * time.Second
+	shutdownWithin    = 10 * time.Second // finishing replies in flight
+	healthcheckWithin = 3 * time.Second
+)
+
 // Exit codes.
 const (
 	exitOK     = 0
@@ -106,14 +116,17 @@ func serve() int {
 
 func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("starting", "config", cfg)
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	openCtx, cancel := context.WithTimeout(ctx, openWithin)
 	defer cancel()
 	st, closeStore, err := openStore(openCtx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	tables := table.NewTables(table.Options{Store: st, Now: time.Now, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	// The one clock: every time stamp (tables, results, signature ages)
+	// comes from now, so tests and replicas agree on what time it is.
+	now := time.Now
+	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log})
 	b := bot.New(bot.Options{Tables: tables, Logger: log})
 
 	var srv *http.Server
@@ -124,10 +137,10 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: time.Now}),
-			ReadHeaderTimeout: 5 * time.Second,
-			ReadTimeout:       10 * time.Second,
-			WriteTimeout:      10 * time.Second,
+			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now}),
+			ReadHeaderTimeout: readHeaderWithin,
+			ReadTimeout:       readWithin,
+			WriteTimeout:      writeWithin,
 		}
 		go func() { srvErr <- srv.Serve(ln) }()
 		log.Info("http listening", "addr", ln.Addr().String(), "interactions", cfg.Interactions())
@@ -153,7 +166,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	case err := <-srvErr:
 		return fmt.Errorf("http: %w", err)
 	}
-	shutdownCtx, cancelShutdown := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdownCtx, cancelShutdown := context.WithTimeout(context.Background(), shutdownWithin)
 	defer cancelShutdown()
 	var errs []error
 	if gw != nil {
@@ -202,7 +215,7 @@ func healthcheck() int {
 	if host == "" || host == "0.0.0.0" || host == "::" {
 		host = "127.0.0.1"
 	}
-	client := &http.Client{Timeout: 3 * time.Second}
+	client := &http.Client{Timeout: healthcheckWithin}
 	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/healthz")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "healthcheck:", err)
@@ -227,7 +240,7 @@ func register() int {
 		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
 		return exitConfig
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), openWithin)
 	defer cancel()
 	if err := gateway.Register(ctx, cfg.Token, cfg.AppID, cfg.GuildID, cfg.APIURL); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/ai"
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -97,7 +98,7 @@ func (b *Bot) ServeRecovering(ctx context.Context, i *discordgo.Interaction) (re
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
-			resp = ephemeral(say("refuse.internal", nil))
+			resp = ephemeral(locales.Say("refuse.internal", nil))
 		}
 	}()
 	return b.Serve(ctx, i)

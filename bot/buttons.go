@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -37,7 +38,7 @@ func components(t *table.Table) []discordgo.MessageComponent {
 	switch {
 	case t.Phase == table.Lobby:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},
+			discordgo.Button{Label: locales.Say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},
 		}}}
 	case t.Game() == nil || t.Phase == table.Ended:
 		return nil
@@ -48,7 +49,7 @@ func components(t *table.Table) []discordgo.MessageComponent {
 			rows = cellRows(t, true)
 		}
 		return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: say("button.rematch", nil), Style: discordgo.PrimaryButton, CustomID: buttonID(ButtonRematch, gameStamp(t))},
+			discordgo.Button{Label: locales.Say("button.rematch", nil), Style: discordgo.PrimaryButton, CustomID: buttonID(ButtonRematch, gameStamp(t))},
 		}})
 	case r.Gravity && r.Cols <= maxColumns:
 		return columnRows(t)

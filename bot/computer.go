@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/ai"
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -33,7 +34,7 @@ func (b *Bot) playComputers(ctx context.Context, t *table.Table) (string, error)
 	}
 	if !t.HumansLeft() {
 		t.EndWithoutHumans()
-		return say("headline.no_humans", nil), nil
+		return locales.Say("headline.no_humans", nil), nil
 	}
 	deadline := time.Now().Add(aiChainBudget)
 	var lines []string

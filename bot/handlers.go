@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -138,7 +139,7 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if hasOpponent {
 		ping = []string{opponent}
 	}
-	return t, public(lobbyText(t, say("headline.new", Data{"Creator": mention(t.Creator)})), ping...), nil
+	return t, public(lobbyText(t, locales.Say("headline.new", locales.Data{"Creator": mention(t.Creator)})), ping...), nil
 }
 
 func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -153,7 +154,7 @@ func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*tab
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err
 	}
-	joined := say("headline.join", Data{"Seat": seatName(t.Seats[len(t.Seats)-1])})
+	joined := locales.Say("headline.join", locales.Data{"Seat": seatName(t.Seats[len(t.Seats)-1])})
 	if t.Phase == table.Playing {
 		return b.afterAction(ctx, t, joined+"\n"+headlineStart(t))
 	}
@@ -233,7 +234,7 @@ func (b *Bot) board(_ context.Context, _ *Interaction, cur *table.Table) (*table
 	case cur == nil:
 		return nil, Response{}, table.ErrNoGame
 	case cur.Phase == table.Lobby:
-		return nil, public(lobbyText(cur, say("headline.new", Data{"Creator": mention(cur.Creator)}))), nil
+		return nil, public(lobbyText(cur, locales.Say("headline.new", locales.Data{"Creator": mention(cur.Creator)}))), nil
 	case cur.Game() == nil: // a lobby that was ended
 		return nil, Response{}, table.ErrNoGame
 	case cur.Phase.Open():
@@ -248,7 +249,7 @@ func (b *Bot) rematch(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	headline := say("headline.rematch", Data{"Number": next.Number, "Seat": seatName(next.Seats[0])})
+	headline := locales.Say("headline.rematch", locales.Data{"Number": next.Number, "Seat": seatName(next.Seats[0])})
 	return b.afterAction(ctx, next, headline+"\n"+headlineStart(next))
 }
 
@@ -264,11 +265,11 @@ func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*t
 	seat := seatName(r.Seat)
 	switch {
 	case r.ClosedLobby:
-		return t, public(say("headline.leave_closed", Data{"Seat": seat})), nil
+		return t, public(locales.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
 	case r.LeftLobby:
-		return t, public(lobbyText(t, say("headline.leave", Data{"Seat": seat}))), nil
+		return t, public(lobbyText(t, locales.Say("headline.leave", locales.Data{"Seat": seat}))), nil
 	}
-	return b.afterAction(ctx, t, say("headline.resign", Data{"Seat": seat}))
+	return b.afterAction(ctx, t, locales.Say("headline.resign", locales.Data{"Seat": seat}))
 }
 
 func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -280,9 +281,9 @@ func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.
 		return nil, Response{}, err
 	}
 	if t.Game() == nil {
-		return t, public(say("headline.end_lobby", Data{"User": mention(in.User)})), nil
+		return t, public(locales.Say("headline.end_lobby", locales.Data{"User": mention(in.User)})), nil
 	}
-	return t, public(boardText(t, say("headline.end", Data{"User": mention(in.User)}), "")), nil
+	return t, public(boardText(t, locales.Say("headline.end", locales.Data{"User": mention(in.User)}), "")), nil
 }
 
 func (b *Bot) check(_ context.Context, in *Interaction) (Response, error) {
@@ -343,5 +344,5 @@ func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error
 }
 
 func (b *Bot) help(context.Context, *Interaction) (Response, error) {
-	return ephemeral(say("help", nil)), nil
+	return ephemeral(locales.Say("help", nil)), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -329,10 +330,10 @@ func TestEveryErrorHasWords(t *testing.T) {
 	for _, r := range []game.Rules{game.Classic(), {Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, {Rows: 9, Cols: 9, Win: 5, Players: 2}} {
 		errs = append(errs, &table.PositionError{Rules: r, Err: game.ErrOutOfBounds}, &table.PositionError{Rules: r, Err: game.ErrBadPosition})
 	}
-	internal := say("refuse.internal", nil)
+	internal := locales.Say("refuse.internal", nil)
 	for _, err := range errs {
 		key, data, ok := explain(fmt.Errorf("wrapped: %w", err))
-		text := say(key, data)
+		text := locales.Say(key, data)
 		if !ok || text == internal || text == key || strings.Contains(text, "{{") || strings.Contains(text, "<no value>") {
 			t.Errorf("%v: %s → %q", err, key, text)
 		}

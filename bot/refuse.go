@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -44,7 +45,7 @@ var optionKeys = map[OptionWant]string{
 // explain turns an error a user caused into the key and data of the sentence
 // they read, saying what was wrong and what to do. known is false for errors
 // no user caused.
-func explain(err error) (key string, data Data, known bool) {
+func explain(err error) (key string, data locales.Data, known bool) {
 	var (
 		rulesErr  *game.RulesError
 		tokenErr  *game.TokenError
@@ -57,31 +58,31 @@ func explain(err error) (key string, data Data, known bool) {
 	)
 	switch {
 	case errors.As(err, &rulesErr):
-		return "refuse.rules", Data{"Field": rulesErr.Field, "Reason": rulesErr.Reason}, true
+		return "refuse.rules", locales.Data{"Field": rulesErr.Field, "Reason": rulesErr.Reason}, true
 	case errors.As(err, &tokenErr):
-		return "refuse.token", Data{"Reason": tokenErr.Reason}, true
+		return "refuse.token", locales.Data{"Reason": tokenErr.Reason}, true
 	case errors.As(err, &takenErr):
-		return "refuse.token_taken", Data{"Free": string(takenErr.Free)}, true
+		return "refuse.token_taken", locales.Data{"Free": string(takenErr.Free)}, true
 	case errors.As(err, &lobbyErr):
-		return "refuse.lobby." + pluralForm(lobbyErr.Open), Data{"Count": lobbyErr.Open}, true
+		return "refuse.lobby." + locales.PluralForm(lobbyErr.Open), locales.Data{"Count": lobbyErr.Open}, true
 	case errors.As(err, &allowErr):
-		return "refuse.not_allowed", Data{"Creator": mention(allowErr.Creator)}, true
+		return "refuse.not_allowed", locales.Data{"Creator": mention(allowErr.Creator)}, true
 	case errors.As(err, &turnErr):
-		return "refuse.not_your_turn", Data{"Token": turnErr.Next.Token, "Who": who(turnErr.Next)}, true
+		return "refuse.not_your_turn", locales.Data{"Token": turnErr.Next.Token, "Who": who(turnErr.Next)}, true
 	case errors.As(err, &optionErr):
-		return optionKeys[optionErr.Want], Data{"Option": optionErr.Option}, true
+		return optionKeys[optionErr.Want], locales.Data{"Option": optionErr.Option}, true
 	case errors.As(err, &posErr) && errors.Is(err, game.ErrOutOfBounds):
 		r := posErr.Rules
 		switch {
 		case r.Gravity:
-			return "refuse.off_board.gravity", Data{"MaxCol": r.Cols - 1}, true
+			return "refuse.off_board.gravity", locales.Data{"MaxCol": r.Cols - 1}, true
 		case r.IsClassic():
 			return "refuse.off_board.classic", nil, true
 		}
-		return "refuse.off_board", Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1}, true
+		return "refuse.off_board", locales.Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1}, true
 	case errors.As(err, &posErr) && errors.Is(err, game.ErrBadPosition):
 		if posErr.Rules.Gravity {
-			return "refuse.unreadable.gravity", Data{"MaxCol": posErr.Rules.Cols - 1}, true
+			return "refuse.unreadable.gravity", locales.Data{"MaxCol": posErr.Rules.Cols - 1}, true
 		}
 		return "refuse.unreadable", nil, true
 	}
@@ -91,14 +92,6 @@ func explain(err error) (key string, data Data, known bool) {
 		}
 	}
 	return "refuse.internal", nil, false
-}
-
-// pluralForm is English's plural form for n: "one" or "other".
-func pluralForm(n int) string {
-	if n == 1 {
-		return "one"
-	}
-	return "other"
 }
 
 // refuse is the one place errors become replies: what a user caused is
@@ -112,5 +105,5 @@ func (b *Bot) refuse(ctx context.Context, in *Interaction, err error) Response {
 	} else {
 		b.log.ErrorContext(ctx, "interaction failed", attrs...)
 	}
-	return ephemeral(say(key, data))
+	return ephemeral(locales.Say(key, data))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/render"
 	"github.com/tttbot/tttbot/table"
@@ -20,6 +21,13 @@ const MaxContent = 2000
 // whole text would not fit is shown as a window, and then a picture of the
 // whole board is attached.
 const textBoardBudget = 1500
+
+// Room kept free around the board when laying out a message, in characters.
+const (
+	layoutSlack    = 8   // line breaks and markup the layout adds around its parts
+	minBoardRoom   = 200 // extra text (a move list) is dropped rather than leave the board less
+	moveListMargin = 40  // the move list's header and code fence
+)
 
 // moveListShare is the part of a message a finished game's move list may
 // take, so the final board keeps most of the room.
@@ -149,10 +157,10 @@ func boardText(t *table.Table, headline, extra string) string {
 	}
 	// The window note may be needed; reserve its room (at its widest: three
 	// digits a number) before sizing the board.
-	note := windowLine(r, 100, 100, 100, 100)
-	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + 8
+	note := windowLine(r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
+	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + layoutSlack
 	budget := MaxContent - fixed
-	if extra != "" && budget-len([]rune(extra)) > 200 {
+	if extra != "" && budget-len([]rune(extra)) > minBoardRoom {
 		budget -= len([]rune(extra)) + 1
 	} else {
 		extra = ""
@@ -197,7 +205,7 @@ func moveList(t *table.Table, budget int) string {
 	for i, m := range moves {
 		lines[i] = moveLine(t, i, m)
 	}
-	shown, size := 0, len("```\n```")+40
+	shown, size := 0, len("```\n```")+moveListMargin
 	for i := len(lines) - 1; i >= 0 && size+len(lines[i])+1 <= budget; i-- {
 		size += len(lines[i]) + 1
 		shown++
@@ -205,9 +213,9 @@ func moveList(t *table.Table, budget int) string {
 	if shown == 0 {
 		return ""
 	}
-	header := say("moves.all", Data{"Count": len(lines)})
+	header := locales.Say("moves.all", locales.Data{"Count": len(lines)})
 	if shown < len(lines) {
-		header = say("moves.last", Data{"Shown": shown, "Count": len(lines)})
+		header = locales.Say("moves.last", locales.Data{"Shown": shown, "Count": len(lines)})
 	}
 	return header + "\n```\n" + strings.Join(lines[len(lines)-shown:], "\n") + "\n```"
 }
@@ -231,7 +239,7 @@ func decorate(resp Response, t *table.Table, pictureAsked bool) Response {
 	snapshot := g.Clone()
 	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return render.PNG(w, snapshot) }}}
 	if pictureAsked {
-		resp.NoFiles = say("status.no_picture", nil)
+		resp.NoFiles = locales.Say("status.no_picture", nil)
 	}
 	return resp
 }

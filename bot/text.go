@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -12,12 +13,14 @@ import (
 func mention(user string) string { return "<@" + user + ">" }
 
 // seatName is a player as shown in messages: token and who.
-func seatName(s table.Seat) string { return say("seat", Data{"Token": s.Token, "Who": who(s)}) }
+func seatName(s table.Seat) string {
+	return locales.Say("seat", locales.Data{"Token": s.Token, "Who": who(s)})
+}
 
 // who names a seat's occupant: a mention, or the computer and its level.
 func who(s table.Seat) string {
 	if s.Kind.Computer() {
-		return say("computer", Data{"Level": s.Kind.String()})
+		return locales.Say("computer", locales.Data{"Level": s.Kind.String()})
 	}
 	return mention(s.User)
 }
@@ -25,7 +28,7 @@ func who(s table.Seat) string {
 // playerName shows a standings ID: a mention, or the computer.
 func playerName(id string) string {
 	if level, ok := strings.CutPrefix(id, "ai:"); ok {
-		return say("computer", Data{"Level": level})
+		return locales.Say("computer", locales.Data{"Level": level})
 	}
 	return mention(id)
 }
@@ -33,41 +36,41 @@ func playerName(id string) string {
 // rulesLine describes a game's rules in one line.
 func rulesLine(r game.Rules, e game.Engine) string {
 	parts := []string{
-		say("rules.size", Data{"Rows": r.Rows, "Cols": r.Cols}),
-		say("rules.win", Data{"Win": r.Win}),
-		say("rules.players", Data{"Players": r.Players}),
+		locales.Say("rules.size", locales.Data{"Rows": r.Rows, "Cols": r.Cols}),
+		locales.Say("rules.win", locales.Data{"Win": r.Win}),
+		locales.Say("rules.players", locales.Data{"Players": r.Players}),
 	}
 	if r.Gravity {
-		parts = append(parts, say("rules.gravity", nil))
+		parts = append(parts, locales.Say("rules.gravity", nil))
 	}
 	if e == game.Compact {
-		parts = append(parts, say("rules.compact", nil))
+		parts = append(parts, locales.Say("rules.compact", nil))
 	}
-	return strings.Join(parts, say("rules.separator", nil))
+	return strings.Join(parts, locales.Say("rules.separator", nil))
 }
 
 // howToMove is the hint for the player whose turn it is.
 func howToMove(r game.Rules) string {
 	switch {
 	case r.Gravity:
-		return say("hint.gravity", Data{"MaxCol": r.Cols - 1})
+		return locales.Say("hint.gravity", locales.Data{"MaxCol": r.Cols - 1})
 	case r.IsClassic():
-		return say("hint.classic", nil)
+		return locales.Say("hint.classic", nil)
 	}
-	return say("hint.free", Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1})
+	return locales.Say("hint.free", locales.Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1})
 }
 
 // lobbyText lists the seats of a table still waiting for players.
 func lobbyText(t *table.Table, headline string) string {
-	lines := []string{headline, say("lobby.game", Data{"Rules": rulesLine(t.Rules, t.Engine)})}
+	lines := []string{headline, locales.Say("lobby.game", locales.Data{"Rules": rulesLine(t.Rules, t.Engine)})}
 	for i := 0; i < t.Rules.Players; i++ {
 		if i < len(t.Seats) {
-			lines = append(lines, say("lobby.seat", Data{"N": i + 1, "Seat": seatName(t.Seats[i])}))
+			lines = append(lines, locales.Say("lobby.seat", locales.Data{"N": i + 1, "Seat": seatName(t.Seats[i])}))
 		} else {
-			lines = append(lines, say("lobby.open_seat", Data{"N": i + 1}))
+			lines = append(lines, locales.Say("lobby.open_seat", locales.Data{"N": i + 1}))
 		}
 	}
-	lines = append(lines, sayN("lobby.waiting", t.Rules.Players-len(t.Seats), nil))
+	lines = append(lines, locales.SayN("lobby.waiting", t.Rules.Players-len(t.Seats), nil))
 	return strings.Join(lines, "\n")
 }
 
@@ -78,19 +81,19 @@ func statusLine(t *table.Table) string {
 	case game.Won:
 		w := t.Seats[g.Winner()]
 		if g.WinningLine() == nil {
-			return say("status.won_resigned", Data{"Token": w.Token, "Who": who(w)})
+			return locales.Say("status.won_resigned", locales.Data{"Token": w.Token, "Who": who(w)})
 		}
-		return say("status.won", Data{"Token": w.Token, "Who": who(w)})
+		return locales.Say("status.won", locales.Data{"Token": w.Token, "Who": who(w)})
 	case game.Drawn:
-		return say("status.draw", Data{"Win": t.Rules.Win})
+		return locales.Say("status.draw", locales.Data{"Win": t.Rules.Win})
 	}
 	if t.Phase == table.Ended {
 		if t.EndReason == table.Expired {
-			return say("status.expired", nil)
+			return locales.Say("status.expired", nil)
 		}
-		return say("status.ended", nil)
+		return locales.Say("status.ended", nil)
 	}
-	return say("status.turn", Data{"Seat": seatName(t.Seats[g.Turn()]), "Hint": howToMove(t.Rules)})
+	return locales.Say("status.turn", locales.Data{"Seat": seatName(t.Seats[g.Turn()]), "Hint": howToMove(t.Rules)})
 }
 
 func headlineStart(t *table.Table) string {
@@ -98,15 +101,15 @@ func headlineStart(t *table.Table) string {
 	for i, s := range t.Seats {
 		names[i] = seatName(s)
 	}
-	return say("headline.start", Data{"Seats": strings.Join(names, say("board.versus", nil)), "Rules": rulesLine(t.Rules, t.Engine)})
+	return locales.Say("headline.start", locales.Data{"Seats": strings.Join(names, locales.Say("board.versus", nil)), "Rules": rulesLine(t.Rules, t.Engine)})
 }
 
 func headlineMove(t *table.Table, seat int, at game.Coord) string {
-	return say("headline.move", Data{"Seat": seatName(t.Seats[seat]), "Where": userCoord(t.Rules, at)})
+	return locales.Say("headline.move", locales.Data{"Seat": seatName(t.Seats[seat]), "Where": userCoord(t.Rules, at)})
 }
 
 func headlineBoard(t *table.Table) string {
-	return say("headline.board", Data{"Rules": rulesLine(t.Rules, t.Engine), "Moves": t.Game().Filled()})
+	return locales.Say("headline.board", locales.Data{"Rules": rulesLine(t.Rules, t.Engine), "Moves": t.Game().Filled()})
 }
 
 // userCoord writes a cell the way a player reads it: game.Typed notation on
@@ -114,43 +117,43 @@ func headlineBoard(t *table.Table) string {
 // landed on, counted from the bottom.
 func userCoord(r game.Rules, c game.Coord) string {
 	if r.Gravity {
-		return say("coord.gravity", Data{"Col": c.Col, "Row": r.UserRow(c.Row)})
+		return locales.Say("coord.gravity", locales.Data{"Col": c.Col, "Row": r.UserRow(c.Row)})
 	}
-	return say("coord.free", Data{"Row": c.Row, "Col": c.Col})
+	return locales.Say("coord.free", locales.Data{"Row": c.Row, "Col": c.Col})
 }
 
 // windowLine explains which part of a big board a reply shows.
 func windowLine(r game.Rules, rowLo, rowHi, colLo, colHi int) string {
-	return say("status.window", Data{"RowLo": rowLo, "RowHi": rowHi, "ColLo": colLo, "ColHi": colHi, "Rows": r.Rows, "Cols": r.Cols})
+	return locales.Say("status.window", locales.Data{"RowLo": rowLo, "RowHi": rowHi, "ColLo": colLo, "ColHi": colHi, "Rows": r.Rows, "Cols": r.Cols})
 }
 
 // moveLine is one line of the move list: number, token, where.
 func moveLine(t *table.Table, i int, m game.Move) string {
 	s := t.Seats[m.Player]
 	if m.Kind == game.Resign {
-		return say("moves.resigned", Data{"N": i + 1, "Token": s.Token})
+		return locales.Say("moves.resigned", locales.Data{"N": i + 1, "Token": s.Token})
 	}
-	return say("moves.placed", Data{"N": i + 1, "Token": s.Token, "Where": userCoord(t.Rules, m.At)})
+	return locales.Say("moves.placed", locales.Data{"N": i + 1, "Token": s.Token, "Where": userCoord(t.Rules, m.At)})
 }
 
 func statsText(user string, t table.Tally) string {
 	if t.Games() == 0 {
-		return say("stats.none", Data{"User": mention(user)})
+		return locales.Say("stats.none", locales.Data{"User": mention(user)})
 	}
-	return say("stats.record", Data{"User": mention(user),
-		"Wins": t.Wins, "WinsWord": sayN("stats.wins", t.Wins, nil),
-		"Losses": t.Losses, "LossesWord": sayN("stats.losses", t.Losses, nil),
-		"Draws": t.Draws, "DrawsWord": sayN("stats.draws", t.Draws, nil),
+	return locales.Say("stats.record", locales.Data{"User": mention(user),
+		"Wins": t.Wins, "WinsWord": locales.SayN("stats.wins", t.Wins, nil),
+		"Losses": t.Losses, "LossesWord": locales.SayN("stats.losses", t.Losses, nil),
+		"Draws": t.Draws, "DrawsWord": locales.SayN("stats.draws", t.Draws, nil),
 		"Games": t.Games()})
 }
 
 func leaderboardText(ts []table.Tally) string {
 	if len(ts) == 0 {
-		return say("leaderboard.none", nil)
+		return locales.Say("leaderboard.none", nil)
 	}
-	lines := []string{say("leaderboard.title", nil)}
+	lines := []string{locales.Say("leaderboard.title", nil)}
 	for i, t := range ts {
-		lines = append(lines, say("leaderboard.line", Data{"N": i + 1, "Player": playerName(t.Player), "Wins": t.Wins, "Losses": t.Losses, "Draws": t.Draws}))
+		lines = append(lines, locales.Say("leaderboard.line", locales.Data{"N": i + 1, "Player": playerName(t.Player), "Wins": t.Wins, "Losses": t.Losses, "Draws": t.Draws}))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -158,10 +161,10 @@ func leaderboardText(ts []table.Tally) string {
 // checkText puts the verdict first and echoes as much of the board as fits,
 // in a code span: the board is text the user typed.
 func checkText(board string, v game.Verdict) string {
-	head := say("check.verdict", Data{"Verdict": v.String()}) + "\n"
+	head := locales.Say("check.verdict", locales.Data{"Verdict": v.String()}) + "\n"
 	room := MaxContent - len([]rune(head)) - 3 // two backticks and room for the ellipsis
 	if r := []rune(board); len(r) > room {
 		board = string(r[:room-1]) + "…"
 	}
-	return head + code(board)
+	return head + locales.Code(board)
 }

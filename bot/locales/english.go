@@ -1,4 +1,7 @@
-package bot
+// Package locales holds every sentence the bot says, looked up by key with
+// named placeholders. Today it is English only; it is where the per-locale
+// files (one a Discord locale, go-i18n) go next, behind the same Say.
+package locales
 
 import (
 	"strings"
@@ -7,7 +10,7 @@ import (
 
 // Every sentence a user reads is in english below, looked up by key with
 // named placeholders; code never joins sentences. A key with plural forms has
-// ".one" and ".other" variants, chosen by sayN. Text a user typed (a token, a
+// ".one" and ".other" variants, chosen by SayN. Text a user typed (a token, a
 // board) reaches a sentence only as a placeholder that the sentence puts in a
 // code span. (The next step moves these into one file per Discord locale.)
 var english = map[string]string{
@@ -136,7 +139,7 @@ var english = map[string]string{
 type Data map[string]any
 
 // words are the parsed sentences; a placeholder a sentence lacks data for is
-// an error, caught by the test that renders every key.
+// an error, caught by TestEveryKeyRenders.
 var words = func() map[string]*template.Template {
 	out := make(map[string]*template.Template, len(english))
 	for key, text := range english {
@@ -145,9 +148,10 @@ var words = func() map[string]*template.Template {
 	return out
 }()
 
-// say returns the sentence key with data filled in. An unknown key or a
-// missing placeholder is a bug; it shows the key rather than fail the reply.
-func say(key string, data Data) string {
+// Say returns the sentence key with data filled in. An unknown key or a
+// missing placeholder is a bug (TestEveryKeyRenders catches it); it shows the
+// key rather than fail the reply.
+func Say(key string, data Data) string {
 	t, ok := words[key]
 	if !ok {
 		return key
@@ -159,22 +163,36 @@ func say(key string, data Data) string {
 	return sb.String()
 }
 
-// sayN picks the plural form of key for count (English: one or other) and
+// SayN picks the plural form of key for count (English: one or other) and
 // fills it with data and Count.
-func sayN(key string, count int, data Data) string {
-	form := ".other"
-	if count == 1 {
-		form = ".one"
-	}
+func SayN(key string, count int, data Data) string {
+	form := "." + PluralForm(count)
 	if data == nil {
 		data = Data{}
 	}
 	data["Count"] = count
-	return say(key+form, data)
+	return Say(key+form, data)
 }
 
-// code puts text a user typed in a code span, so it can never become a link,
+// Code puts text a user typed in a code span, so it can never become a link,
 // a mention or markup: backticks inside become the closest lookalike.
-func code(text string) string {
+func Code(text string) string {
 	return "`" + strings.ReplaceAll(text, "`", "'") + "`"
+}
+
+// PluralForm is English's CLDR plural form for n: "one" or "other".
+func PluralForm(n int) string {
+	if n == 1 {
+		return "one"
+	}
+	return "other"
+}
+
+// Keys lists every key, for tests that render them all.
+func Keys() []string {
+	keys := make([]string, 0, len(english))
+	for k := range english {
+		keys = append(keys, k)
+	}
+	return keys
 }
