@@ -206,8 +206,18 @@ func TestHugeBoardFits(t *testing.T) {
 	for i, u := range users {
 		text = publicText(t, h.as(u, "move", opt("position", "99,"+strconv.Itoa(99-i*11))))
 	}
-	if !strings.Contains(text, "Showing rows") || !strings.Contains(text, "[") {
-		t.Fatalf("huge board:\n%s", text)
+	// The whole 10-player 100×100 game fits: a window around the last move,
+	// which is marked, and the note saying which part is shown.
+	if n := len([]rune(text)); n > MaxContent || n < MaxContent/2 {
+		t.Fatalf("huge board reply is %d characters", n)
+	}
+	lines := strings.Split(text, "\n")
+	last := lines[len(lines)-1]
+	if last != "Showing rows 77–99 and columns 0–22 of the 100×100 board, around the last move." {
+		t.Fatalf("huge board's last line: %q", last)
+	}
+	if !strings.Contains(text, "99 [H] ") {
+		t.Fatalf("the last move (H, the tenth seat, at 99,0) is not marked:\n%s", text)
 	}
 }
 
@@ -217,18 +227,19 @@ func TestCheckAndHelp(t *testing.T) {
 		opts []option
 		want string
 	}{
-		{[]option{opt("board", "XXX/OO./...")}, "The Winner is X"},
-		{[]option{opt("board", "XOX/XOO/OXX")}, "No Winner - Game Complete"},
-		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "No Winner Yet - Game Incomplete"},
-		{[]option{opt("board", "OO./.../...")}, "Invalid Values: "},
-		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "The Winner is X"},
+		{[]option{opt("board", "XXX/OO./...")}, "**`The Winner is X`**\n`XXX/OO./...`"},
+		{[]option{opt("board", "XOX/XOO/OXX")}, "**`No Winner - Game Complete`**\n`XOX/XOO/OXX`"},
+		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "**`No Winner Yet - Game Incomplete`**\n`..../X.../XO../XO..`"},
+		{[]option{opt("board", "OO./.../...")}, "**`Invalid Values: O has 2 tokens, more than X's 0 before it in turn order`**\n`OO./.../...`"},
+		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "**`The Winner is X`**\n`XXXX/OOO./..../....`"},
+		{[]option{opt("board", "X`X/.../...")}, "**`Invalid Values: ''' at 0,1 is neither . nor one of XO`**\n`X'X/.../...`"},
 	} {
-		if text := publicText(t, h.as(alice, "check", tt.opts...)); !strings.Contains(text, tt.want) {
-			t.Errorf("check %v: %s", tt.opts, text)
+		if text := publicText(t, h.as(alice, "check", tt.opts...)); text != tt.want {
+			t.Errorf("check %v:\n got %q\nwant %q", tt.opts, text, tt.want)
 		}
 	}
 	long := strings.Repeat("X", 2500) + "/" + strings.Repeat("O", 2500)
-	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**Invalid Values: ") {
+	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**`Invalid Values: ") {
 		t.Errorf("a long board's verdict: %.80s", text)
 	}
 	resp := h.as(alice, "help")

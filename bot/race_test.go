@@ -47,6 +47,7 @@ func TestConcurrentMovesOneChannel(t *testing.T) {
 func TestConcurrentChannels(t *testing.T) {
 	h := newHarness(t)
 	const channels = 8
+	var accepted [channels]atomic.Int32
 	var wg sync.WaitGroup
 	for c := range channels {
 		ch := fmt.Sprintf("94000000000000000%d", c)
@@ -54,14 +55,17 @@ func TestConcurrentChannels(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			publicText(t, h.in(ch, alice, "new", userOpt("opponent", bob, false)))
-			// Both players hammer every cell; turns and taken cells sort it out.
+			// Both players hammer every cell, twice over; turns and taken
+			// cells sort it out, and every accepted move must be stored.
 			var inner sync.WaitGroup
 			for _, user := range []string{alice, bob} {
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					for cell := range 9 {
-						h.in(ch, user, "move", opt("position", fmt.Sprint(cell)))
+					for cell := range 18 {
+						if isPublic(h.in(ch, user, "move", opt("position", fmt.Sprint(cell%9)))) {
+							accepted[c].Add(1)
+						}
 						h.in(ch, user, "board")
 					}
 				}()
@@ -76,6 +80,9 @@ func TestConcurrentChannels(t *testing.T) {
 			t.Fatalf("channel %d: no game", c)
 		}
 		g := tbl.Game()
+		if n := int(accepted[c].Load()); n == 0 || n != g.MoveCount() {
+			t.Fatalf("channel %d: %d moves accepted, %d stored", c, n, g.MoveCount())
+		}
 		for i, m := range g.Moves() {
 			if m.Player != i%2 {
 				t.Fatalf("channel %d: move %d by player %d out of turn", c, i, m.Player)

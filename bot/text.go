@@ -161,7 +161,7 @@ func leaderboardText(ts []table.Tally) string {
 // checkText puts the verdict first and echoes as much of the board as fits,
 // in a code span: the board is text the user typed.
 func checkText(board string, v game.Verdict) string {
-	head := locales.Say("check.verdict", locales.Data{"Verdict": v.String()}) + "\n"
+	head := locales.Say("check.verdict", locales.Data{"Verdict": locales.Code(v.String())}) + "\n"
 	room := MaxContent - len([]rune(head)) - 3 // two backticks and room for the ellipsis
 	if r := []rune(board); len(r) > room {
 		board = string(r[:room-1]) + "…"

@@ -82,7 +82,8 @@ var english = map[string]string{
 	"leaderboard.title":  "**Leaderboard**",
 	"leaderboard.line":   "{{.N}}. {{.Player}} — {{.Wins}} W · {{.Losses}} L · {{.Draws}} D",
 
-	// /ttt check: the verdict (seed 004's wording, from game) and the board.
+	// /ttt check: the verdict (seed 004's wording, from game) in a code span,
+	// since its reason may quote what the user typed.
 	"check.verdict": "**{{.Verdict}}**",
 
 	"help": "**Tic-tac-toe, any size** — one game per channel.\n" +
