@@ -31,7 +31,7 @@ type Bot struct {
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, Metrics: &Metrics{}}
+	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, Metrics: NewMetrics()}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -45,33 +45,33 @@ func New(opt Options) *Bot {
 // one polite ephemeral line and a log entry. (A panic is a bug and is not
 // recovered here: the transports recover it per request, so tests see it.)
 func (b *Bot) Serve(ctx context.Context, i *discordgo.Interaction) Response {
-	start := time.Now()
-	in, resp := b.serve(ctx, i)
-	b.Metrics.observe(in, resp, time.Since(start))
+	start := time.Now() // a duration: the wall clock, not the application's
+	in, resp, outcome := b.serve(ctx, i)
+	b.Metrics.observe(in, outcome, time.Since(start))
 	return resp
 }
 
-func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction, Response) {
+func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction, Response, Outcome) {
 	if i.Type == discordgo.InteractionPing {
-		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}
+		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}, Answered
 	}
 	in, err := parseInteraction(i)
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		if err != nil {
-			return in, Response{Kind: Choices}
+			return in, Response{Kind: Choices}, Refused
 		}
-		return in, b.autocomplete(ctx, in)
+		return in, b.autocomplete(ctx, in), Answered
 	}
 	if err != nil {
-		return in, b.refuse(ctx, in, err)
+		return b.refused(ctx, in, err)
 	}
 	e := routeTable[in.Route]
 	if e.query != nil {
 		resp, err := e.query(b, ctx, in)
 		if err != nil {
-			return in, b.refuse(ctx, in, err)
+			return b.refused(ctx, in, err)
 		}
-		return in, resp
+		return in, resp, Answered
 	}
 	var resp Response
 	t, err := b.tables.Do(ctx, in.Channel, func(ctx context.Context, cur *table.Table) (*table.Table, error) {
@@ -80,9 +80,18 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		return next, err
 	})
 	if err != nil {
-		return in, b.refuse(ctx, in, err)
+		return b.refused(ctx, in, err)
 	}
-	return in, decorate(resp, t, in.Route == RouteBoard && in.Bool(optImage))
+	return in, decorate(resp, t, in.Route == RouteBoard && in.Bool(optImage)), Accepted
+}
+
+// refused is serve's answer to err, with its outcome.
+func (b *Bot) refused(ctx context.Context, in *Interaction, err error) (*Interaction, Response, Outcome) {
+	resp, known := b.refuse(ctx, in, err)
+	if !known {
+		return in, resp, Failed
+	}
+	return in, resp, Refused
 }
 
 // Handle answers one interaction in Discord's wire form with files attached:

@@ -97,7 +97,7 @@ func explain(err error) (key string, data locales.Data, known bool) {
 // refuse is the one place errors become replies: what a user caused is
 // explained to them alone; anything else is logged with its context and
 // shown as one polite line.
-func (b *Bot) refuse(ctx context.Context, in *Interaction, err error) Response {
+func (b *Bot) refuse(ctx context.Context, in *Interaction, err error) (resp Response, known bool) {
 	key, data, known := explain(err)
 	attrs := []any{"err", err, "interaction", in.ID, "channel", in.Channel, "guild", in.Guild, "route", in.Route.String(), "user", in.User}
 	if known {
@@ -105,5 +105,5 @@ func (b *Bot) refuse(ctx context.Context, in *Interaction, err error) Response {
 	} else {
 		b.log.ErrorContext(ctx, "interaction failed", attrs...)
 	}
-	return ephemeral(locales.Say(key, data))
+	return ephemeral(locales.Say(key, data)), known
 }

@@ -53,10 +53,7 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		b.Metrics.WriteTo(w)
-	})
+	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
 		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})
 	}

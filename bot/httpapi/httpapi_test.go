@@ -122,7 +122,8 @@ func TestHTTPSignatures(t *testing.T) {
 			t.Fatalf("healthz %d", w.Code)
 		}
 		w := serve(h, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-		if !strings.Contains(w.Body.String(), `tttbot_interactions_total{type="command"} 1`) {
+		if !strings.Contains(w.Body.String(), `tttbot_interactions_total{outcome="accepted",route="/ttt new",type="command"} 1`+"\n") ||
+			!strings.Contains(w.Body.String(), `tttbot_interaction_duration_seconds_count{outcome="accepted",route="/ttt new"} 1`+"\n") {
 			t.Fatalf("metrics:\n%s", w.Body)
 		}
 	})
