@@ -144,7 +144,7 @@ func statsText(user string, t table.Tally) string {
 		"Wins": t.Wins, "WinsWord": locales.SayN("stats.wins", t.Wins, nil),
 		"Losses": t.Losses, "LossesWord": locales.SayN("stats.losses", t.Losses, nil),
 		"Draws": t.Draws, "DrawsWord": locales.SayN("stats.draws", t.Draws, nil),
-		"Games": t.Games()})
+		"Games": t.Games(), "GamesWord": locales.SayN("stats.games", t.Games(), nil)})
 }
 
 func leaderboardText(ts []table.Tally) string {

@@ -71,7 +71,9 @@ var english = map[string]string{
 
 	// Standings.
 	"stats.none":         "{{.User}} has no finished games in this server yet.",
-	"stats.record":       "{{.User}}: {{.Wins}} {{.WinsWord}}, {{.Losses}} {{.LossesWord}}, {{.Draws}} {{.DrawsWord}} ({{.Games}} games).",
+	"stats.record":       "{{.User}}: {{.Wins}} {{.WinsWord}}, {{.Losses}} {{.LossesWord}}, {{.Draws}} {{.DrawsWord}} ({{.Games}} {{.GamesWord}}).",
+	"stats.games.one":    "game",
+	"stats.games.other":  "games",
 	"stats.wins.one":     "win",
 	"stats.wins.other":   "wins",
 	"stats.losses.one":   "loss",
