@@ -35,6 +35,7 @@ const (
 	WantLevel                  // easy, medium or hard
 )
 
+// Error implements error.
 func (e *OptionError) Error() string { return fmt.Sprintf("bad option %s (%d)", e.Option, e.Want) }
 
 // maxOptionInt bounds integer options before they are converted to int;

@@ -25,37 +25,50 @@ var (
 	ErrNotAllowed = errors.New("not allowed to end this game")
 )
 
-// LobbyError: the game has not started; Open seats are still free.
+// LobbyError says the game has not started: Open seats are still free. It
+// matches ErrLobby.
 type LobbyError struct{ Open int }
 
+// Error implements error.
 func (e *LobbyError) Error() string {
 	return fmt.Sprintf("the game has not started: %d open seats", e.Open)
 }
+
+// Is makes errors.Is(err, ErrLobby) true.
 func (e *LobbyError) Is(target error) bool { return target == ErrLobby }
 
-// NotAllowedError: only Creator (or someone who can manage messages) may end
-// the game.
+// NotAllowedError says only Creator (or someone who can manage messages) may
+// end the game. It matches ErrNotAllowed.
 type NotAllowedError struct{ Creator string }
 
+// Error implements error.
 func (e *NotAllowedError) Error() string {
 	return "not allowed to end this game: the creator is " + e.Creator
 }
+
+// Is makes errors.Is(err, ErrNotAllowed) true.
 func (e *NotAllowedError) Is(target error) bool { return target == ErrNotAllowed }
 
-// TurnError: it is Next's turn. It matches game.ErrNotYourTurn.
+// TurnError says it is Next's turn. It matches game.ErrNotYourTurn.
 type TurnError struct{ Next Seat }
 
-func (e *TurnError) Error() string        { return "not your turn: " + e.Next.Token + " moves" }
+// Error implements error.
+func (e *TurnError) Error() string { return "not your turn: " + e.Next.Token + " moves" }
+
+// Is makes errors.Is(err, game.ErrNotYourTurn) true.
 func (e *TurnError) Is(target error) bool { return target == game.ErrNotYourTurn }
 
-// TokenTakenError: Token is held by another seat; Free is the next free one.
-// It matches game.ErrTokenTaken.
+// TokenTakenError says Token is held by another seat; Free is the next free
+// one. It matches game.ErrTokenTaken.
 type TokenTakenError struct {
 	Token string
 	Free  rune
 }
 
-func (e *TokenTakenError) Error() string        { return "token " + e.Token + " is taken" }
+// Error implements error.
+func (e *TokenTakenError) Error() string { return "token " + e.Token + " is taken" }
+
+// Is makes errors.Is(err, game.ErrTokenTaken) true.
 func (e *TokenTakenError) Is(target error) bool { return target == game.ErrTokenTaken }
 
 // PositionError is a move the board refuses (game.ErrBadPosition,
@@ -66,5 +79,8 @@ type PositionError struct {
 	Err   error
 }
 
+// Error implements error.
 func (e *PositionError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the engine's error, so errors.Is sees it.
 func (e *PositionError) Unwrap() error { return e.Err }

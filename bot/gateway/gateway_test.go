@@ -83,11 +83,11 @@ func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 
 // mustSay checks a reply's type (4 new message, 7 update), whether it is
 // ephemeral, and that it says want.
-func (cb callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
+func (c callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
 	t.Helper()
-	text, eph := cb.content()
-	if cb.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
-		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", cb.kind(), eph, text, kind, ephemeral, want)
+	text, eph := c.content()
+	if c.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
+		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", c.kind(), eph, text, kind, ephemeral, want)
 	}
 }
 
