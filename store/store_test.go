@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -207,3 +208,41 @@ func TestDialectPlaceholders(t *testing.T) {
 
 // at is the application's time the tests save at: the store keeps no clock.
 var at = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// TestStampsAreTheApplicationsTime: the store keeps the time it is given
+// (one clock for the whole application), not the database's.
+func TestStampsAreTheApplicationsTime(t *testing.T) {
+	for name, open := range map[string]func(testing.TB) *SQL{"sqlite": newSQLite, "postgres": newPostgres} {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			past := time.Date(2001, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
+			r := table.Result{Scope: "g", Players: []string{"a", "b"}, Winner: 0, Rules: game.Classic(), Moves: 5}
+			if _, ok, err := s.SaveTable(ctx, "c-clock", "g", []byte("{}"), 0, past, &r); !ok || err != nil {
+				t.Fatalf("save: %v %v", ok, err)
+			}
+			for _, q := range []string{`SELECT updated_at FROM channel_tables WHERE channel = ?`, `SELECT finished_at FROM results WHERE scope = ?`} {
+				arg := "c-clock"
+				if strings.Contains(q, "results") {
+					arg = "g"
+				}
+				var got any
+				if err := s.db.QueryRowContext(ctx, s.d.q(q), arg).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				switch v := got.(type) {
+				case string:
+					if v != "2001-02-03T04:05:06.789Z" {
+						t.Errorf("%s: %q", q, v)
+					}
+				case time.Time:
+					if !v.Equal(past) {
+						t.Errorf("%s: %v", q, v)
+					}
+				default:
+					t.Errorf("%s: %T %v", q, got, got)
+				}
+			}
+		})
+	}
+}
