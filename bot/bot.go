@@ -73,16 +73,26 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		}
 		return in, resp, Answered
 	}
+	// The reply is laid out inside the action, under the channel's lock: the
+	// table is shared (cached) and the next action may change it as soon as
+	// the lock is released.
 	var resp Response
-	t, err := b.tables.Do(ctx, in.Channel, func(ctx context.Context, cur *table.Table) (*table.Table, error) {
+	err = b.tables.Do(ctx, in.Channel, func(ctx context.Context, cur *table.Table) (*table.Table, error) {
 		next, r, err := e.table(b, ctx, in, cur)
-		resp = r
-		return next, err
+		if err != nil {
+			return nil, err
+		}
+		shown := next
+		if shown == nil {
+			shown = cur
+		}
+		resp = decorate(r, shown, in.Route == RouteBoard && in.Bool(optImage))
+		return next, nil
 	})
 	if err != nil {
 		return b.refused(ctx, in, err)
 	}
-	return in, decorate(resp, t, in.Route == RouteBoard && in.Bool(optImage)), Accepted
+	return in, resp, Accepted
 }
 
 // refused is serve's answer to err, with its outcome.

@@ -62,7 +62,7 @@ func mustTables(tb testing.TB) (*Tables, *memStore, *time.Time) {
 // open starts a 3×3 game between alice (X) and bob (O) in channel.
 func open(tb testing.TB, ts *Tables, channel string) {
 	tb.Helper()
-	_, err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
+	err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
 		t, err := New(cur, "g", channel, "alice", game.Classic(), game.Fast, ts.Now())
 		if err != nil {
 			return nil, err
@@ -78,7 +78,7 @@ func open(tb testing.TB, ts *Tables, channel string) {
 }
 
 func move(ts *Tables, channel, user, typed string) error {
-	_, err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
+	err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
 		t, err := Current(cur)
 		if err != nil {
 			return nil, err
@@ -135,7 +135,7 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 	t.Run("NotAllowedError", func(t *testing.T) {
-		_, err := ts.Do(context.Background(), "c", func(_ context.Context, cur *Table) (*Table, error) { return cur, cur.End("bob", false) })
+		err := ts.Do(context.Background(), "c", func(_ context.Context, cur *Table) (*Table, error) { return cur, cur.End("bob", false) })
 		var na *NotAllowedError
 		if !errors.As(err, &na) || na.Creator != "alice" {
 			t.Fatalf("got %v", err)

@@ -77,31 +77,30 @@ type Action func(ctx context.Context, cur *Table) (*Table, error)
 
 // Do runs act under the channel's lock with the channel's freshest table
 // (an open game idle past the timeout has expired first), and saves what act
-// returned before returning it. Without a change it returns cur.
-func (ts *Tables) Do(ctx context.Context, channel string, act Action) (*Table, error) {
+// returned before it returns. Tables are shared between actions, so act must
+// take from them everything the caller needs (the reply) before it returns:
+// after the lock is released the next action may change them.
+func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 	defer ts.lock(channel)()
 	cur, err := ts.load(ctx, channel)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if cur != nil && cur.Phase.Open() && ts.now().Sub(cur.Updated) > ts.idle {
 		if err := ts.expire(ctx, cur); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	next, err := act(ctx, cur)
 	if err != nil {
 		ts.forget(channel) // a refused action changed nothing, but be sure
-		return cur, err
+		return err
 	}
 	if next == nil {
 		ts.remember(cur) // unchanged: still good at its version
-		return cur, nil
+		return nil
 	}
-	if err := ts.save(ctx, next); err != nil {
-		return cur, err
-	}
-	return next, nil
+	return ts.save(ctx, next)
 }
 
 // Peek runs read under the channel's lock with its current table (nil when
@@ -214,8 +213,8 @@ func (ts *Tables) forget(channel string) {
 	ts.mu.Unlock()
 }
 
-// Load returns the channel's table as stored now (nil when none), for
-// callers that only look.
+// Load returns the channel's table as stored now (nil when none), for tests
+// and tools that only look: another action may change it at any time after.
 func (ts *Tables) Load(ctx context.Context, channel string) (*Table, error) {
 	var t *Table
 	err := ts.Peek(ctx, channel, func(cur *Table) { t = cur })
