@@ -7,47 +7,130 @@ import (
 	"testing"
 )
 
-// TestImportsPointOneWay enforces DESIGN.md's layout: game uses only the
-// standard library; ai and render build on game alone; store knows game but
-// not bot; nothing but main imports bot.
+const module = "github.com/tttbot/tttbot"
+
+// goList runs go list with a template over pkgs and returns one field list a
+// package, keyed by the package's path inside the module ("" for main).
+func goList(t *testing.T, format string, pkgs ...string) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}} " + format}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		m[rel(f[0])] = f[1:]
+	}
+	return m
+}
+
+// rel is a package's path inside the module: "bot/gateway", or "" for main.
+func rel(path string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+}
+
+// TestImportsPointOneWay enforces DESIGN.md's arrows: game ← ai, render,
+// table; rating ← table; table ← store, bot; bot ← transports; main wires
+// them all. game uses only the standard library; main and table import no
+// Discord library.
 func TestImportsPointOneWay(t *testing.T) {
-	const mod = "github.com/tttbot/tttbot"
-	deps := func(pkg string) []string {
-		out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", pkg, err)
-		}
-		return strings.Fields(string(out))
+	// allowed lists, for each package, the project packages it may import
+	// directly. A package missing here fails the test: a new package is a
+	// decision about the arrows, written down here.
+	allowed := map[string][]string{
+		"game":                          {},
+		"rating":                        {},
+		"ai":                            {"game"},
+		"render":                        {"game"},
+		"table":                         {"game", "rating"},
+		"store":                         {"table"},
+		"store/storetest":               {},
+		"config":                        {"internal/redact"},
+		"internal/redact":               {},
+		"token":                         {"game"},
+		"token/internal/confusablesgen": {},
+		"cli":                           {"game", "render", "token"},
+		"bot":                           {"game", "ai", "render", "table", "bot/locales"},
+		"bot/locales":                   {},
+		"bot/bottest":                   {},
+		"bot/gateway":                   {"bot"},
+		"bot/httpapi":                   {"bot"},
+		"internal/golden":               {},
+		"":                              {"bot", "bot/gateway", "bot/httpapi", "cli", "config", "store", "table"},
 	}
-	own := func(pkg string) []string { // the project's packages pkg depends on, itself excluded
-		var out []string
-		for _, d := range deps(pkg) {
-			if strings.HasPrefix(d, mod) && d != mod+"/"+strings.TrimPrefix(pkg, "./") {
-				out = append(out, strings.TrimPrefix(d, mod+"/"))
+	imports := goList(t, "{{join .Imports \" \"}}", "./...")
+	for pkg, imps := range imports {
+		want, known := allowed[pkg]
+		if !known {
+			t.Errorf("package %q is not in the layout test: add it with the imports it may have", pkg)
+			continue
+		}
+		for _, imp := range imps {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			if !slices.Contains(want, rel(imp)) {
+				t.Errorf("%s imports %s; it may import only %v", orMain(pkg), rel(imp), want)
 			}
 		}
-		return out
 	}
-	if d := deps("./game"); len(d) != 1 {
-		t.Errorf("game must use only the standard library; it depends on %v", d)
+	if _, ok := imports["bot"]; !ok {
+		t.Fatal("go list did not report ./bot")
 	}
-	for pkg, allowed := range map[string][]string{
-		"./ai":     {"game"},
-		"./render": {"game"},
-		"./store":  {"game"},
-		"./cli":    {"game", "render", "token"},
-		"./token":  {"game"}, // the token rule: Unicode libraries kept out of game
-		"./config": {},
-	} {
-		for _, d := range own(pkg) {
-			if !slices.Contains(allowed, d) {
-				t.Errorf("%s imports %s; it may import only %v", pkg, d, allowed)
+
+	deps := goList(t, "{{join .Deps \" \"}}", "./game", "./table", ".")
+	for _, d := range deps["game"] {
+		// A standard library path has no dot in its first element.
+		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") {
+			t.Errorf("game must use only the standard library; it depends on %s", d)
+		}
+	}
+	for _, pkg := range []string{"table"} {
+		for _, d := range deps[pkg] {
+			if strings.Contains(d, "discordgo") {
+				t.Errorf("%s depends on %s; the session knows no Discord", pkg, d)
 			}
 		}
 	}
-	for _, pkg := range []string{"./game", "./ai", "./render", "./store", "./cli", "./config", "./token"} {
-		if slices.Contains(deps(pkg), mod+"/bot") {
-			t.Errorf("%s imports bot; only main may", pkg)
+	for _, imp := range imports[""] {
+		if strings.Contains(imp, "discordgo") {
+			t.Errorf("main imports %s; only the transports talk to Discord", imp)
+		}
+	}
+}
+
+func orMain(pkg string) string {
+	if pkg == "" {
+		return "main"
+	}
+	return pkg
+}
+
+// TestNoPackageHoldsAQuarter keeps the rooms balanced: no package has more
+// than a quarter of the module's non-test lines.
+func TestNoPackageHoldsAQuarter(t *testing.T) {
+	files := goList(t, "{{.Dir}} {{join .GoFiles \" \"}}", "./...")
+	lines := map[string]int{}
+	total := 0
+	for pkg, f := range files {
+		dir := f[0]
+		for _, name := range f[1:] {
+			out, err := exec.Command("wc", "-l", dir+"/"+name).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			for _, c := range strings.Fields(string(out))[0] {
+				n = n*10 + int(c-'0')
+			}
+			lines[pkg] += n
+			total += n
+		}
+	}
+	for pkg, n := range lines {
+		if 4*n > total {
+			t.Errorf("%s holds %d of %d non-test lines, more than a quarter", orMain(pkg), n, total)
 		}
 	}
 }

@@ -7,8 +7,9 @@
 //	tttbot register     register /ttt over REST (for HTTP-only deployments)
 //	tttbot healthcheck  probe a running bot's /healthz (the container's health check)
 //
-// main only wires packages together: config → store → bot → transports,
-// and signals. Everything it calls is tested in its own package.
+// main only wires packages together: config → store → table → bot →
+// transports (bot/gateway, bot/httpapi), and signals. Everything it calls is
+// tested in its own package; main imports no Discord library.
 package main
 
 import (
@@ -21,16 +22,26 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/gateway"
+	"github.com/tttbot/tttbot/bot/httpapi"
 	"github.com/tttbot/tttbot/cli"
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
+)
+
+// How long start-up, HTTP requests and shutdown may take.
+const (
+	openWithin        = 30 * time.Second // opening the store and the gateway, registering commands
+	readHeaderWithin  = 5 * time.Second
+	readWithin        = 10 * time.Second
+	writeWithin       = 10 * time.Second
+	shutdownWithin    = 10 * time.Second // finishing replies in flight
+	healthcheckWithin = 3 * time.Second
 )
 
 // Exit codes.
@@ -92,7 +103,9 @@ func serve() int {
 		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
 		return exitConfig
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// Every line goes through the redacting handler: a driver error that
+	// quotes a DSN or a URL cannot print a secret.
+	log := cfg.Logger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := serveWith(ctx, cfg, log); err != nil {
@@ -104,15 +117,18 @@ func serve() int {
 
 func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("starting", "config", cfg)
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	openCtx, cancel := context.WithTimeout(ctx, openWithin)
 	defer cancel()
-	st, closeStore, err := openStore(openCtx, cfg.DatabaseURL)
+	st, closeStore, err := openStore(openCtx, cfg.Database)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
-	b := bot.New(bot.Options{Store: st, Logger: log, IdleTimeout: cfg.IdleTimeout})
-	client := bot.APIClient(cfg.APIURL, nil)
+	// The one clock: every time stamp (tables, results, signature ages)
+	// comes from now, so tests and replicas agree on what time it is.
+	now := time.Now
+	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	b := bot.New(bot.Options{Tables: tables, Logger: log})
 
 	var srv *http.Server
 	srvErr := make(chan error, 1)
@@ -122,19 +138,19 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           bot.NewHTTPHandler(b, bot.HTTPOptions{PublicKey: cfg.PublicKey, Logger: log}),
-			ReadHeaderTimeout: 5 * time.Second,
-			ReadTimeout:       10 * time.Second,
-			WriteTimeout:      10 * time.Second,
+			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now}),
+			ReadHeaderTimeout: readHeaderWithin,
+			ReadTimeout:       readWithin,
+			WriteTimeout:      writeWithin,
 		}
 		go func() { srvErr <- srv.Serve(ln) }()
 		log.Info("http listening", "addr", ln.Addr().String(), "interactions", cfg.Interactions())
 	}
 
-	var gw *bot.Gateway
+	var gw *gateway.Gateway
 	switch {
 	case cfg.Gateway():
-		gw, err = bot.NewGateway(b, bot.GatewayOptions{Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, Client: client, Logger: log})
+		gw, err = gateway.New(b, gateway.Options{Token: cfg.Token, AppID: cfg.AppID, GuildID: cfg.GuildID, APIURL: cfg.APIURL, Logger: log})
 		if err == nil {
 			err = gw.Open(openCtx)
 		}
@@ -151,7 +167,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	case err := <-srvErr:
 		return fmt.Errorf("http: %w", err)
 	}
-	shutdownCtx, cancelShutdown := context.WithTimeout(context.Background(), 10*time.Second)
+	shutdownCtx, cancelShutdown := context.WithTimeout(context.Background(), shutdownWithin)
 	defer cancelShutdown()
 	var errs []error
 	if gw != nil {
@@ -163,45 +179,40 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	return errors.Join(errs...)
 }
 
-// openStore opens the store DATABASE_URL names, as the interface the bot needs.
-func openStore(ctx context.Context, url string) (bot.Store, func() error, error) {
-	switch {
-	case strings.HasPrefix(url, "sqlite://"):
-		s, err := store.OpenSQLite(ctx, strings.TrimPrefix(url, "sqlite://"))
+// openStore opens the store DATABASE_URL names, as the interface the bot
+// needs. config.Load has already refused every other kind of URL.
+func openStore(ctx context.Context, db config.Database) (table.Store, func() error, error) {
+	switch db.Kind {
+	case config.SQLite:
+		s, err := store.OpenSQLite(ctx, db.Path)
 		if err != nil {
 			return nil, nil, err
 		}
 		return s, s.Close, nil
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		s, err := store.OpenPostgres(ctx, url)
+	case config.Postgres:
+		s, err := store.OpenPostgres(ctx, db.DSN)
 		if err != nil {
 			return nil, nil, err
 		}
 		return s, s.Close, nil
-	case url == "memory://":
+	case config.Memory:
 		return store.NewMemory(), func() error { return nil }, nil
 	}
-	return nil, nil, fmt.Errorf("DATABASE_URL %q: want sqlite://PATH or postgres://…", url)
+	return nil, nil, fmt.Errorf("DATABASE_URL: unknown kind of database %v", db.Kind)
 }
 
 // healthcheck asks the local bot's /healthz; the Dockerfile's HEALTHCHECK
 // runs it, so the image needs no curl.
 func healthcheck() int {
-	addr := os.Getenv("HTTP_ADDR")
-	if addr == "" {
-		fmt.Fprintln(os.Stderr, "healthcheck: HTTP_ADDR is not set, so there is no /healthz to ask")
-		return exitConfig
-	}
-	host, port, err := net.SplitHostPort(addr)
+	// The same .env and environment as the bot, so the probe asks where the
+	// bot listens.
+	u, err := config.HealthzURL(".env")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "healthcheck: HTTP_ADDR %q: %v\n", addr, err)
+		fmt.Fprintln(os.Stderr, "healthcheck:", err)
 		return exitConfig
 	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
-	}
-	client := &http.Client{Timeout: 3 * time.Second}
-	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/healthz")
+	client := &http.Client{Timeout: healthcheckWithin}
+	resp, err := client.Get(u)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "healthcheck:", err)
 		return exitFail
@@ -225,16 +236,10 @@ func register() int {
 		fmt.Fprintf(os.Stderr, "tttbot: configuration error:\n%v\n", err)
 		return exitConfig
 	}
-	s, err := discordgo.New("Bot " + cfg.Token)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "register:", err)
-		return exitFail
-	}
-	s.Client = bot.APIClient(cfg.APIURL, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), openWithin)
 	defer cancel()
-	if err := bot.RegisterCommands(ctx, s, cfg.AppID, cfg.GuildID); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	if err := gateway.Register(ctx, cfg.Token, cfg.AppID, cfg.GuildID, cfg.APIURL); err != nil {
+		fmt.Fprintln(os.Stderr, cfg.Redactor().Error(err))
 		return exitFail
 	}
 	where := "globally (may take up to an hour to show)"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tttbot/tttbot/table"
 )
 
 const botUser = "1000000000000000001" // command.json's application_id
@@ -19,8 +21,8 @@ func TestComputerOpponent(t *testing.T) {
 	// first free cell, and check each reply carries both moves.
 	var text string
 	for i := 0; i < 5; i++ {
-		tbl, _ := h.bot.load(t.Context(), channel)
-		if tbl.Phase != Playing {
+		tbl := h.load(channel)
+		if tbl.Phase != table.Playing {
 			break
 		}
 		pos := firstFree(tbl)
@@ -45,10 +47,10 @@ func TestComputerOpponent(t *testing.T) {
 	}
 }
 
-func firstFree(t *Table) string {
+func firstFree(t *table.Table) string {
 	for r := 0; r < t.Rules.Rows; r++ {
 		for c := 0; c < t.Rules.Cols; c++ {
-			if t.game.At(coord(r, c)) < 0 {
+			if t.Game().At(coord(r, c)) < 0 {
 				return fmt.Sprintf("%d,%d", r, c)
 			}
 		}

@@ -1,11 +1,17 @@
-// Package bot is tttbot on Discord: the /ttt command schema, a router that
-// turns an interaction into a response, one table (lobby, game, result) per
-// channel, and two transports that carry interactions in and responses out:
-// the gateway through a discordgo Session, and Discord's HTTP interactions
-// endpoint.
+// Package bot is tttbot's Discord-facing logic: the /ttt command schema, one
+// typed route table (routes.go) for subcommands and button custom_ids, the
+// handlers, and the replies they build. It decides what to answer; the
+// channels' game sessions are package table, and the transports that carry
+// interactions in and Responses out are bot/gateway and bot/httpapi.
 //
-// Handlers are functions of (request, table) → response, so every one of them
-// is tested without a network. Every word a user reads is written in
-// messages.go. The store the bot needs is the Store interface declared here;
-// package store implements it.
+// An interaction is parsed once, at the edge (interaction.go), into a typed
+// Interaction with its Route; handlers are functions of (interaction, table)
+// → (Response, error), so every one of them is tested without a network.
+// refuse.go is the one place an error becomes words, by a table from error
+// to message key; the words themselves are in bot/locales.
+//
+// To add a subcommand: add its Route constant and a routeTable entry with
+// its handler (a tableHandler if it acts on the channel's table, a
+// queryHandler otherwise), its options in schema.go, its words in
+// bot/locales, and a transcript in testdata.
 package bot

@@ -13,13 +13,14 @@ import (
 
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/store/storetest"
+	"github.com/tttbot/tttbot/table"
 )
 
 // durableStores opens each durable store for a benchmark, skipping
 // PostgreSQL when TEST_DATABASE_URL is unset.
-func durableStores(b *testing.B) map[string]func(*testing.B) Store {
-	return map[string]func(*testing.B) Store{
-		"sqlite": func(b *testing.B) Store {
+func durableStores(b *testing.B) map[string]func(*testing.B) table.Store {
+	return map[string]func(*testing.B) table.Store{
+		"sqlite": func(b *testing.B) table.Store {
 			s, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 			if err != nil {
 				b.Fatal(err)
@@ -27,7 +28,7 @@ func durableStores(b *testing.B) map[string]func(*testing.B) Store {
 			b.Cleanup(func() { s.Close() })
 			return s
 		},
-		"postgres": func(b *testing.B) Store {
+		"postgres": func(b *testing.B) table.Store {
 			s, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(b))
 			if err != nil {
 				b.Fatal(err)
@@ -47,7 +48,7 @@ func BenchmarkDurableMoves(b *testing.B) {
 		for _, channels := range []int{1, 100} {
 			b.Run(fmt.Sprintf("%s/%dch", name, channels), func(b *testing.B) {
 				st := durableStores(b)[name](b)
-				h := &harness{tb: b, bot: New(Options{Store: st}), now: time.Now()}
+				h := newHarnessOn(b, st, time.Now())
 				type lane struct {
 					sync.Mutex
 					ch string

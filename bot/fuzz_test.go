@@ -9,10 +9,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // FuzzHandle feeds the bot arbitrary interactions (anything that decodes as
-// one): it must always answer, never panic, and never exceed 2000 characters.
+// one). Serve recovers nothing, so a panic fails the target. Every reply must
+// hold the invariants: within 2000 characters, a refusal (ephemeral) changes
+// nothing stored, and a change is announced publicly.
 func FuzzHandle(f *testing.F) {
 	seed := func(file string, fields map[string]any) { f.Add(rawInteraction(f, file, fields)) }
 	for _, sub := range []string{"new", "join", "move", "board", "rematch", "resign", "end", "stats", "leaderboard", "help"} {
@@ -25,20 +28,28 @@ func FuzzHandle(f *testing.F) {
 	f.Add([]byte(`{"type":2,"channel_id":"1","member":{"user":{"id":"2"}},"data":{"name":"ttt","options":[{"type":1,"name":"new","options":[{"type":4,"name":"rows","value":1e300}]}]}}`))
 	f.Add([]byte(`{"type":3,"channel_id":"1","user":{"id":"2"},"data":{"custom_id":"ttt:col:1.0:-5"}}`))
 
-	b := New(Options{Store: store.NewMemory(), AIBudget: 20 * time.Millisecond})
+	st := store.NewMemory()
+	b := New(Options{Tables: table.NewTables(table.Options{Store: st}), AIBudget: 20 * time.Millisecond})
 	// Open a game so moves, clicks and autocomplete reach the engine.
-	b.Handle(context.Background(), interaction(f, "command.json", commandFields(channel, alice, "new", 0, []option{userOpt("opponent", bob, false)})))
+	b.Serve(context.Background(), interaction(f, "command.json", commandFields(channel, alice, "new", 0, []option{userOpt("opponent", bob, false)})))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var i discordgo.Interaction
 		if err := json.Unmarshal(raw, &i); err != nil {
 			return
 		}
-		resp := b.Handle(context.Background(), &i)
-		if resp == nil {
-			t.Fatal("no reply")
+		_, before, _, _ := st.LoadTable(context.Background(), i.ChannelID)
+		resp := b.Serve(context.Background(), &i)
+		_, after, _, _ := st.LoadTable(context.Background(), i.ChannelID)
+		if n := len([]rune(resp.Content)); n > MaxContent {
+			t.Fatalf("reply of %d characters", n)
 		}
-		if resp.Data != nil && len([]rune(resp.Data.Content)) > MaxContent {
-			t.Fatalf("reply of %d characters", len([]rune(resp.Data.Content)))
+		switch {
+		case resp.Ephemeral && after != before:
+			t.Fatalf("an ephemeral reply changed the table (version %d → %d): %s", before, after, resp.Content)
+		case after != before && resp.Kind != Message && resp.Kind != Update:
+			t.Fatalf("a change answered with a %v", resp.Kind)
+		case (resp.Kind == Message || resp.Kind == Update) && resp.Content == "":
+			t.Fatalf("an empty message")
 		}
 	})
 }

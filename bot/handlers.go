@@ -2,44 +2,11 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
-
-// tableHandlers act on the channel's table, under its lock.
-var tableHandlers = map[string]tableHandler{
-	"new":     handleNew,
-	"join":    handleJoin,
-	"move":    handleMove,
-	"board":   handleBoard,
-	"rematch": handleRematch,
-	"resign":  handleResign,
-	"end":     handleEnd,
-}
-
-// queryHandlers answer without a channel's table.
-var queryHandlers = map[string]queryHandler{
-	"check":       handleCheck,
-	"stats":       handleStats,
-	"leaderboard": handleLeaderboard,
-	"help":        handleHelp,
-}
-
-// openTable returns cur when it holds an open game, or why not: the last
-// game is over (game.ErrGameOver), or there is none (ErrNoGame).
-func openTable(cur *Table) (*Table, error) {
-	switch {
-	case cur != nil && cur.Phase == Over:
-		return nil, game.ErrGameOver
-	case cur == nil || !cur.Phase.Open():
-		return nil, ErrNoGame
-	}
-	return cur, nil
-}
 
 // defaultWin picks how many in a row win when the creator does not say:
 // three on small boards, Connect Four's four under gravity, four on medium
@@ -58,266 +25,274 @@ func defaultWin(rows, cols int, gravity bool) int {
 	return max(game.MinWin, min(win, side, game.MaxWin))
 }
 
+// Board sizes /ttt new picks when the creator names none.
+const (
+	defaultSide                        = 3 // the classic board
+	defaultGravityRows, defaultGravity = 6, 7
+	defaultPlayers                     = 2
+	defaultCheckWin                    = 3 // /ttt check, as tttbot verify
+)
+
 // rulesFrom reads the rules options of /ttt new, with defaults.
-func rulesFrom(req *Request) (game.Rules, game.Engine, error) {
-	r := game.Rules{Gravity: req.Bool(optGravity)}
-	defRows, defCols := 3, 3
+func rulesFrom(in *Interaction) (game.Rules, game.Engine, error) {
+	r := game.Rules{Gravity: in.Bool(optGravity)}
+	defRows, defCols := defaultSide, defaultSide
 	if r.Gravity {
-		defRows, defCols = 6, 7 // Connect Four
+		defRows, defCols = defaultGravityRows, defaultGravity // Connect Four
 	}
 	var err error
-	if r.Rows, err = req.Int(optRows, defRows); err != nil {
+	if r.Rows, err = in.Int(optRows, defRows); err != nil {
 		return r, 0, err
 	}
-	if r.Cols, err = req.Int(optColumns, defCols); err != nil {
+	if r.Cols, err = in.Int(optColumns, defCols); err != nil {
 		return r, 0, err
 	}
-	if r.Win, err = req.Int(optWin, defaultWin(r.Rows, r.Cols, r.Gravity)); err != nil {
+	if r.Win, err = in.Int(optWin, defaultWin(r.Rows, r.Cols, r.Gravity)); err != nil {
 		return r, 0, err
 	}
-	if r.Players, err = req.Int(optPlayers, 2); err != nil {
+	if r.Players, err = in.Int(optPlayers, defaultPlayers); err != nil {
 		return r, 0, err
 	}
 	if err := r.Validate(); err != nil {
 		return r, 0, err
 	}
-	e, err := game.ParseEngine(req.String(optEngine))
+	e, err := game.ParseEngine(in.String(optEngine))
 	if err != nil {
-		return r, 0, fmt.Errorf("%w: engine must be fast or compact", ErrBadOption)
+		return r, 0, &OptionError{Option: optEngine, Want: WantEngine}
 	}
 	return r, e, nil
 }
 
 // tokenFrom reads an optional token option; 0 means "the next free one".
-func tokenFrom(req *Request) (rune, error) {
-	if !req.Has(optToken) {
+func tokenFrom(in *Interaction) (rune, error) {
+	if !in.Has(optToken) {
 		return 0, nil
 	}
-	return game.ParseToken(req.String(optToken))
+	return game.ParseToken(in.String(optToken))
 }
 
-func handleNew(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
+// computerFrom reads /ttt new ai:, or table.Human when absent.
+func computerFrom(in *Interaction) (table.SeatKind, error) {
+	if !in.Has(optAI) {
+		return table.Human, nil
+	}
+	k, ok := table.ParseComputer(in.String(optAI))
+	if !ok {
+		return table.Human, &OptionError{Option: optAI, Want: WantLevel}
+	}
+	return k, nil
+}
+
+func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
 	if cur != nil && cur.Phase.Open() {
-		return change{}, ErrGameOpen
+		return nil, Response{}, table.ErrGameOpen
 	}
-	rules, engine, err := rulesFrom(req)
+	rules, engine, err := rulesFrom(in)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	tok, err := tokenFrom(req)
+	tok, err := tokenFrom(in)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	level, err := aiOption(req)
+	computer, err := computerFrom(in)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	opponent, opponentIsBot, hasOpponent := req.UserOption(optOpponent)
+	opponent, opponentIsBot, hasOpponent := in.UserOption(optOpponent)
 	switch {
-	case hasOpponent && opponent == req.User:
-		return change{}, ErrSelfOpponent
-	case hasOpponent && opponentIsBot && opponent == req.AppID:
+	case hasOpponent && opponent == in.User:
+		return nil, Response{}, ErrSelfOpponent
+	case hasOpponent && opponentIsBot && opponent == in.AppID:
 		// Inviting this bot means playing the computer.
 		hasOpponent = false
-		if level == "" {
-			level = "medium"
+		if computer == table.Human {
+			computer = table.ComputerMedium
 		}
 	case hasOpponent && opponentIsBot:
-		return change{}, ErrBotOpponent
+		return nil, Response{}, ErrBotOpponent
 	}
-	now := b.now()
-	t := &Table{
-		Guild: req.Guild, Channel: req.Channel, Creator: req.User,
-		Rules: rules, Engine: engine, Phase: Lobby,
-		Number: 1, Created: now, Updated: now,
-	}
-	if cur != nil {
-		t.version, t.Number = cur.version, cur.Number+1
+	t, err := table.New(cur, in.Guild, in.Channel, in.User, rules, engine, b.tables.Now())
+	if err != nil {
+		return nil, Response{}, err
 	}
 	if tok == 0 {
 		tok = 'X'
 	}
-	if err := t.seat(req.User, tok); err != nil {
-		return change{}, err
+	if err := t.Join(in.User, tok); err != nil {
+		return nil, Response{}, err
 	}
 	if hasOpponent {
-		if err := t.seat(opponent, 0); err != nil {
-			return change{}, err
+		if err := t.Join(opponent, 0); err != nil {
+			return nil, Response{}, err
 		}
 	}
-	for level != "" && t.Phase == Lobby {
-		if err := t.seatComputer(level); err != nil {
-			return change{}, err
+	for computer != table.Human && t.Phase == table.Lobby {
+		if err := t.SeatComputer(computer); err != nil {
+			return nil, Response{}, err
 		}
 	}
-	if t.Phase == Playing {
+	if t.Phase == table.Playing {
 		return b.afterAction(ctx, t, headlineStart(t))
 	}
 	var ping []string
 	if hasOpponent {
 		ping = []string{opponent}
 	}
-	return change{table: t, resp: public(lobbyText(t, headlineNew(t)), ping...)}, nil
+	return t, public(lobbyText(t, locales.Say("headline.new", locales.Data{"Creator": mention(t.Creator)})), ping...), nil
 }
 
-func handleJoin(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
-	t, err := openTable(cur)
+func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	t, err := table.Current(cur)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	tok, err := tokenFrom(req)
+	tok, err := tokenFrom(in)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	if err := t.seat(req.User, tok); err != nil {
-		return change{}, err
+	if err := t.Join(in.User, tok); err != nil {
+		return nil, Response{}, err
 	}
-	seat := t.Seats[len(t.Seats)-1]
-	if t.Phase == Playing {
-		return b.afterAction(ctx, t, headlineJoin(seat)+"\n"+headlineStart(t))
+	joined := locales.Say("headline.join", locales.Data{"Seat": seatName(t.Seats[len(t.Seats)-1])})
+	if t.Phase == table.Playing {
+		return b.afterAction(ctx, t, joined+"\n"+headlineStart(t))
 	}
-	return change{table: t, resp: public(lobbyText(t, headlineJoin(seat)))}, nil
+	return t, public(lobbyText(t, joined)), nil
 }
 
-// playerOf checks that req's user can act in t's running game and returns
-// their seat.
-func playerOf(req *Request, cur *Table) (*Table, int, error) {
-	t, err := openTable(cur)
+func (b *Bot) move(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	t, err := table.Current(cur)
 	if err != nil {
-		return nil, 0, err
+		return nil, Response{}, err
 	}
-	seat := t.seatOf(req.User)
-	switch {
-	case t.Phase == Lobby && seat < 0:
-		return nil, 0, ErrLobby
-	case t.Phase == Lobby:
-		return t, seat, ErrLobby
-	case seat < 0:
-		return nil, 0, ErrNotSeated
-	case t.game.Resigned(seat):
-		return nil, 0, ErrResigned
+	seat, at, err := t.Move(in.User, in.String(optPosition))
+	if err != nil {
+		return nil, Response{}, err
 	}
-	return t, seat, nil
+	return b.afterAction(ctx, t, headlineMove(t, seat, at))
 }
 
-func handleMove(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
-	t, seat, err := playerOf(req, cur)
+// place is a click on a cell or column of a board that is still current.
+func (b *Bot) place(ctx context.Context, in *Interaction, cur *table.Table, c game.Coord) (*table.Table, Response, error) {
+	if cur == nil || cur.Phase != table.Playing || in.Vars.Text("stamp") != moveStamp(cur) {
+		return nil, Response{}, ErrStale
+	}
+	t := cur
+	seat, at, err := t.Place(in.User, c)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	g := t.game
-	if seat != g.Turn() {
-		return change{}, game.ErrNotYourTurn
+	t, resp, err := b.afterAction(ctx, t, headlineMove(t, seat, at))
+	resp.Kind = Update // a move redraws the board that was clicked
+	return t, resp, err
+}
+
+func (b *Bot) clickCell(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	return b.place(ctx, in, cur, game.Coord{Row: in.Vars.Int("row"), Col: in.Vars.Int("col")})
+}
+
+func (b *Bot) clickColumn(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	return b.place(ctx, in, cur, game.Coord{Col: in.Vars.Int("col")})
+}
+
+func (b *Bot) clickJoin(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	if cur == nil || cur.Phase != table.Lobby || in.Vars.Int("game") != cur.Number {
+		return nil, Response{}, ErrStale
 	}
-	c, err := game.ParsePosition(t.Rules, req.String(optPosition))
-	if err != nil {
-		return change{}, err
+	t, resp, err := b.join(ctx, in, cur)
+	resp.Kind = Update // the lobby message shows the new seat
+	return t, resp, err
+}
+
+func (b *Bot) clickRematch(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	if cur == nil || in.Vars.Int("game") != cur.Number {
+		return nil, Response{}, ErrStale
 	}
-	at, err := g.Play(seat, c)
-	if err != nil {
-		return change{}, err
-	}
-	return b.afterAction(ctx, t, headlineMove(t, t.Seats[seat], at))
+	return b.rematch(ctx, in, cur) // a new game gets a message of its own
 }
 
 // afterAction finishes an accepted action on a running game: the computer
-// seats due to move make their moves, a game that ended moves to Over with
-// its result for the store, and the reply shows the board under headline
-// and every move made.
-func (b *Bot) afterAction(ctx context.Context, t *Table, headline string) (change, error) {
+// seats due to move make their moves, a game that ended moves to Over (its
+// result is saved with it), and the reply shows the board under headline and
+// every move made.
+func (b *Bot) afterAction(ctx context.Context, t *table.Table, headline string) (*table.Table, Response, error) {
 	moves, err := b.playComputers(ctx, t)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	ch := change{table: t, resp: boardReply(t, headline+moves)}
-	t.finishIfOver()
-	if t.Phase == Over {
-		r := t.result()
-		ch.result = &r
+	if moves != "" {
+		headline += "\n" + moves
 	}
-	return ch, nil
+	resp := boardReply(t, headline)
+	t.FinishIfOver()
+	return t, resp, nil
 }
 
-func handleBoard(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
+func (b *Bot) board(_ context.Context, _ *Interaction, cur *table.Table) (*table.Table, Response, error) {
 	switch {
 	case cur == nil:
-		return change{}, ErrNoGame
-	case cur.Phase == Lobby:
-		return change{resp: public(lobbyText(cur, headlineNew(cur)))}, nil
-	case cur.game == nil: // a lobby that was ended
-		return change{}, ErrNoGame
-	}
-	if cur.Phase.Open() {
-		return change{resp: public(boardText(cur, headlineBoard(cur), ""))}, nil
+		return nil, Response{}, table.ErrNoGame
+	case cur.Phase == table.Lobby:
+		return nil, public(lobbyText(cur, locales.Say("headline.new", locales.Data{"Creator": mention(cur.Creator)}))), nil
+	case cur.Game() == nil: // a lobby that was ended
+		return nil, Response{}, table.ErrNoGame
+	case cur.Phase.Open():
+		return nil, public(boardText(cur, headlineBoard(cur), "")), nil
 	}
 	// A finished game: the final board and the move list, to replay or share.
-	return change{resp: public(boardText(cur, headlineBoard(cur), moveList(cur, MaxContent/2)))}, nil
+	return nil, public(boardText(cur, headlineBoard(cur), moveList(cur, moveListShare))), nil
 }
 
-func handleRematch(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
+func (b *Bot) rematch(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	next, err := table.Rematch(cur, in.User, b.tables.Now())
+	if err != nil {
+		return nil, Response{}, err
+	}
+	headline := locales.Say("headline.rematch", locales.Data{"Number": next.Number, "Seat": seatName(next.Seats[0])})
+	return b.afterAction(ctx, next, headline+"\n"+headlineStart(next))
+}
+
+func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	t, err := table.Current(cur)
+	if err != nil {
+		return nil, Response{}, err
+	}
+	r, err := t.Resign(in.User)
+	if err != nil {
+		return nil, Response{}, err
+	}
+	seat := seatName(r.Seat)
 	switch {
-	case cur != nil && cur.Phase.Open():
-		return change{}, ErrGameOpen
-	case cur == nil || cur.game == nil:
-		return change{}, ErrNoRematch
-	case cur.seatOf(req.User) < 0:
-		return change{}, ErrNotInLastGame
+	case r.ClosedLobby:
+		return t, public(locales.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
+	case r.LeftLobby:
+		return t, public(lobbyText(t, locales.Say("headline.leave", locales.Data{"Seat": seat}))), nil
 	}
-	next, err := cur.rematch(b.now())
-	if err != nil {
-		return change{}, err
-	}
-	return b.afterAction(ctx, next, headlineRematch(next)+"\n"+headlineStart(next))
+	return b.afterAction(ctx, t, locales.Say("headline.resign", locales.Data{"Seat": seat}))
 }
 
-func handleResign(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
-	t, seat, err := playerOf(req, cur)
-	if errors.Is(err, ErrLobby) && t != nil {
-		return leaveLobby(t, seat)
-	}
+func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	t, err := table.Current(cur)
 	if err != nil {
-		return change{}, err
+		return nil, Response{}, err
 	}
-	if err := t.game.Resign(seat); err != nil {
-		return change{}, err
+	if err := t.End(in.User, in.CanManage); err != nil {
+		return nil, Response{}, err
 	}
-	return b.afterAction(ctx, t, headlineResign(t.Seats[seat]))
+	if t.Game() == nil {
+		return t, public(locales.Say("headline.end_lobby", locales.Data{"User": mention(in.User)})), nil
+	}
+	return t, public(boardText(t, locales.Say("headline.end", locales.Data{"User": mention(in.User)}), "")), nil
 }
 
-// leaveLobby gives up a seat before the game starts; the creator leaving
-// closes the lobby.
-func leaveLobby(t *Table, seat int) (change, error) {
-	left := t.Seats[seat]
-	if left.User == t.Creator {
-		t.Phase, t.EndReason = Ended, "ended"
-		return change{table: t, resp: public(headlineLeave(left) + " The lobby is closed; `/ttt new` to open another.")}, nil
-	}
-	t.Seats = append(t.Seats[:seat:seat], t.Seats[seat+1:]...)
-	return change{table: t, resp: public(lobbyText(t, headlineLeave(left)))}, nil
-}
-
-func handleEnd(ctx context.Context, b *Bot, req *Request, cur *Table) (change, error) {
-	t, err := openTable(cur)
+func (b *Bot) check(_ context.Context, in *Interaction) (Response, error) {
+	board := in.String(optBoard)
+	win, err := in.Int(optWin, defaultCheckWin)
 	if err != nil {
-		return change{}, err
+		return Response{}, err
 	}
-	if req.User != t.Creator && !req.CanManage {
-		return change{}, ErrNotAllowed
-	}
-	t.Phase, t.EndReason = Ended, "ended"
-	if t.game == nil {
-		return change{table: t, resp: public(headlineEnd(req.User) + " The lobby is closed.")}, nil
-	}
-	return change{table: t, resp: public(boardText(t, headlineEnd(req.User), ""))}, nil
-}
-
-func handleCheck(_ context.Context, _ *Bot, req *Request) (*discordgo.InteractionResponse, error) {
-	board := req.String(optBoard)
-	win, err := req.Int(optWin, 3)
-	if err != nil {
-		return nil, err
-	}
-	v := game.CheckBoard(board, game.CheckOptions{Win: win, Gravity: req.Bool(optGravity), Tokens: tokensOf(board)})
+	v := game.CheckBoard(board, game.CheckOptions{Win: win, Gravity: in.Bool(optGravity), Tokens: tokensOf(board)})
 	return public(checkText(board, v)), nil
 }
 
@@ -345,26 +320,29 @@ func tokensOf(board string) []rune {
 	return order[:min(len(order), game.MaxPlayers)]
 }
 
-func handleStats(ctx context.Context, b *Bot, req *Request) (*discordgo.InteractionResponse, error) {
-	user := req.User
-	if id, _, ok := req.UserOption(optUser); ok {
+// leaderboardSize is how many players /ttt leaderboard lists.
+const leaderboardSize = 10
+
+func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
+	user := in.User
+	if id, _, ok := in.UserOption(optUser); ok {
 		user = id
 	}
-	t, err := b.store.Tally(ctx, req.Guild, user)
+	t, err := b.tables.Store().Tally(ctx, in.Guild, user)
 	if err != nil {
-		return nil, err
+		return Response{}, err
 	}
 	return public(statsText(user, t)), nil
 }
 
-func handleLeaderboard(ctx context.Context, b *Bot, req *Request) (*discordgo.InteractionResponse, error) {
-	ts, err := b.store.Leaderboard(ctx, req.Guild, 10)
+func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
+	ts, err := b.tables.Store().Leaderboard(ctx, in.Guild, leaderboardSize)
 	if err != nil {
-		return nil, err
+		return Response{}, err
 	}
 	return public(leaderboardText(ts)), nil
 }
 
-func handleHelp(context.Context, *Bot, *Request) (*discordgo.InteractionResponse, error) {
-	return ephemeral(helpText), nil
+func (b *Bot) help(context.Context, *Interaction) (Response, error) {
+	return ephemeral(locales.Say("help", nil)), nil
 }

@@ -2,10 +2,8 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 func TestPing(t *testing.T) {
@@ -206,8 +206,18 @@ func TestHugeBoardFits(t *testing.T) {
 	for i, u := range users {
 		text = publicText(t, h.as(u, "move", opt("position", "99,"+strconv.Itoa(99-i*11))))
 	}
-	if !strings.Contains(text, "Showing rows") || !strings.Contains(text, "[") {
-		t.Fatalf("huge board:\n%s", text)
+	// The whole 10-player 100×100 game fits: a window around the last move,
+	// which is marked, and the note saying which part is shown.
+	if n := len([]rune(text)); n > MaxContent || n < MaxContent/2 {
+		t.Fatalf("huge board reply is %d characters", n)
+	}
+	lines := strings.Split(text, "\n")
+	last := lines[len(lines)-1]
+	if last != "Showing rows 77–99 and columns 0–22 of the 100×100 board, around the last move." {
+		t.Fatalf("huge board's last line: %q", last)
+	}
+	if !strings.Contains(text, "99 [H] ") {
+		t.Fatalf("the last move (H, the tenth seat, at 99,0) is not marked:\n%s", text)
 	}
 }
 
@@ -217,18 +227,19 @@ func TestCheckAndHelp(t *testing.T) {
 		opts []option
 		want string
 	}{
-		{[]option{opt("board", "XXX/OO./...")}, "The Winner is X"},
-		{[]option{opt("board", "XOX/XOO/OXX")}, "No Winner - Game Complete"},
-		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "No Winner Yet - Game Incomplete"},
-		{[]option{opt("board", "OO./.../...")}, "Invalid Values: "},
-		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "The Winner is X"},
+		{[]option{opt("board", "XXX/OO./...")}, "**`The Winner is X`**\n`XXX/OO./...`"},
+		{[]option{opt("board", "XOX/XOO/OXX")}, "**`No Winner - Game Complete`**\n`XOX/XOO/OXX`"},
+		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "**`No Winner Yet - Game Incomplete`**\n`..../X.../XO../XO..`"},
+		{[]option{opt("board", "OO./.../...")}, "**`Invalid Values: O has 2 tokens, more than X's 0 before it in turn order`**\n`OO./.../...`"},
+		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "**`The Winner is X`**\n`XXXX/OOO./..../....`"},
+		{[]option{opt("board", "X`X/.../...")}, "**`Invalid Values: ''' at 0,1 is neither . nor one of XO`**\n`X'X/.../...`"},
 	} {
-		if text := publicText(t, h.as(alice, "check", tt.opts...)); !strings.Contains(text, tt.want) {
-			t.Errorf("check %v: %s", tt.opts, text)
+		if text := publicText(t, h.as(alice, "check", tt.opts...)); text != tt.want {
+			t.Errorf("check %v:\n got %q\nwant %q", tt.opts, text, tt.want)
 		}
 	}
 	long := strings.Repeat("X", 2500) + "/" + strings.Repeat("O", 2500)
-	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**Invalid Values: ") {
+	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**`Invalid Values: ") {
 		t.Errorf("a long board's verdict: %.80s", text)
 	}
 	resp := h.as(alice, "help")
@@ -258,23 +269,6 @@ func TestAutocomplete(t *testing.T) {
 	}
 	if got := ac("8,"); len(got) != 9 || got[0].Value != "8,4" {
 		t.Errorf("typed 8,: %d choices starting %v", len(got), got[0].Value)
-	}
-}
-
-func TestHistoryRoundTrip(t *testing.T) {
-	h := history{{Player: 0, At: game.Coord{Row: 1, Col: 1}}, {Player: 1, At: game.Coord{Row: 99, Col: 0}}, {Kind: game.Resign, Player: 2}}
-	data, err := json.Marshal(h)
-	if err != nil || string(data) != `"0.1.1 1.99.0 2!"` {
-		t.Fatalf("marshal: %s %v", data, err)
-	}
-	var back history
-	if err := json.Unmarshal(data, &back); err != nil || !slices.Equal(back, h) {
-		t.Fatalf("unmarshal: %v %v", back, err)
-	}
-	for _, bad := range []string{`"1.2"`, `"x!"`, `"1.a.2"`, `5`} {
-		if err := json.Unmarshal([]byte(bad), &back); err == nil {
-			t.Errorf("%s decoded", bad)
-		}
 	}
 }
 
@@ -310,8 +304,13 @@ func TestJoinButtonAndBadClicks(t *testing.T) {
 	if !strings.Contains(started.Data.Content, "Game on") || len(buttonIDs(started)) != 9 {
 		t.Fatalf("third join: %s %v", started.Data.Content, buttonIDs(started))
 	}
-	for _, bad := range []string{"", "ttt", "ttt:cell:1.0:x:1", "ttt:nope:1", "other:join:1", "ttt:cell:1.0:1", strings.Repeat("ttt:", 30)} {
-		refused(t, h.click(alice, bad), "don't know")
+	for _, bad := range []string{"", "ttt", "other:join:1", "tttjoin:1"} {
+		refused(t, h.click(alice, bad), "I don't know that command. Try `/ttt help`.")
+	}
+	// Under the bot's prefix but in no format it reads: a board from an
+	// older (or newer) version of the bot.
+	for _, old := range []string{"ttt:cell:1.0:x:1", "ttt:nope:1", "ttt:cell:1.0:1", "ttt:join:1:2", strings.Repeat("ttt:", 30)} {
+		refused(t, h.click(alice, old), "This button is from an older board")
 	}
 }
 
@@ -319,7 +318,7 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 	h := newHarness(t)
 	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
-	resp := h.bot.Handle(WithoutFiles(context.Background()), i)
+	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
 	if len(resp.Data.Files) != 0 || !strings.Contains(resp.Data.Content, "gateway") {
 		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), resp.Data.Content)
 	}
@@ -329,25 +328,28 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 }
 
 // TestEveryErrorHasWords checks that every error a user can cause reads as a
-// sentence, with or without a table to name.
+// sentence, and that an internal one reads as the polite line.
 func TestEveryErrorHasWords(t *testing.T) {
-	h := newHarness(t)
-	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
-	tbl, _ := h.bot.load(t.Context(), channel)
-	errs := []error{ErrNoGame, ErrGameOpen, ErrLobby, ErrStarted, ErrSeated, ErrNotSeated, ErrResigned, ErrNotAllowed,
-		ErrNoRematch, ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, ErrConflict, ErrStale, ErrUnknown,
-		fmt.Errorf("%w: x must be y", ErrBadOption), game.ErrTokenTaken, game.ErrGameOver, game.ErrNotYourTurn, game.ErrCellTaken,
-		game.ErrColumnFull, game.ErrOutOfBounds, game.ErrBadPosition, game.ErrNotPlayer, &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"},
+	seat := table.Seat{User: bob, Token: "O"}
+	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2},
+		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
+		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
+		&OptionError{Option: "rows", Want: WantWholeNumber}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
+		&table.TokenTakenError{Token: "X", Free: 'O'}, game.ErrGameOver, &table.TurnError{Next: seat}, game.ErrCellTaken,
+		game.ErrColumnFull, game.ErrNotPlayer, &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"},
 		&game.TokenError{Token: "..", Reason: "is more than one character"}}
+	for _, r := range []game.Rules{game.Classic(), {Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, {Rows: 9, Cols: 9, Win: 5, Players: 2}} {
+		errs = append(errs, &table.PositionError{Rules: r, Err: game.ErrOutOfBounds}, &table.PositionError{Rules: r, Err: game.ErrBadPosition})
+	}
+	internal := locales.Say("refuse.internal", nil)
 	for _, err := range errs {
-		for _, tb := range []*Table{tbl, nil} {
-			text, ok := explain(err, tb, nil)
-			if !ok || text == textInternal || len(text) < 10 {
-				t.Errorf("%v (table %v): %q", err, tb != nil, text)
-			}
+		key, data, ok := explain(fmt.Errorf("wrapped: %w", err))
+		text := locales.Say(key, data)
+		if !ok || text == internal || text == key || strings.Contains(text, "{{") || strings.Contains(text, "<no value>") {
+			t.Errorf("%v: %s → %q", err, key, text)
 		}
 	}
-	if text, ok := explain(errors.New("disk on fire"), tbl, nil); ok || text != textInternal {
-		t.Errorf("an internal error reads %q", text)
+	if key, _, ok := explain(errors.New("disk on fire")); ok || key != "refuse.internal" {
+		t.Errorf("an internal error reads %s", key)
 	}
 }

@@ -1,123 +1,74 @@
 package bot
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"text/template"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
-// Users and places the handler tests act in.
+// The users, places and payloads tests share with the transports' tests.
 const (
-	guild   = "900000000000000001"
-	channel = "910000000000000001"
-	alice   = "800000000000000001"
-	bob     = "800000000000000002"
-	carol   = "800000000000000003"
-	mod     = "800000000000000009"
+	guild   = bottest.Guild
+	channel = bottest.Channel
+	alice   = bottest.Alice
+	bob     = bottest.Bob
+	carol   = bottest.Carol
+	mod     = bottest.Mod
 )
 
-// option is one slash-command option as Discord sends it.
-type option struct {
-	Type  discordgo.ApplicationCommandOptionType `json:"type"`
-	Name  string                                 `json:"name"`
-	Value any                                    `json:"value"`
-	bot   bool
-}
+type option = bottest.Option
 
-// opt builds an option, its type following the Go value.
-func opt(name string, v any) option {
-	switch v.(type) {
-	case int:
-		return option{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Value: v}
-	case bool:
-		return option{Type: discordgo.ApplicationCommandOptionBoolean, Name: name, Value: v}
-	}
-	return option{Type: discordgo.ApplicationCommandOptionString, Name: name, Value: v}
-}
-
-// userOpt is a user option; isBot marks the resolved user as a bot account.
-func userOpt(name, id string, isBot bool) option {
-	return option{Type: discordgo.ApplicationCommandOptionUser, Name: name, Value: id, bot: isBot}
-}
-
-var templates sync.Map // file → *template.Template
-
-// interaction reads testdata/file, a raw Discord payload with template
-// fields, and decodes it the way both transports do.
-func interaction(tb testing.TB, file string, fields map[string]any) *discordgo.Interaction {
-	tb.Helper()
-	raw := rawInteraction(tb, file, fields)
-	var i discordgo.Interaction
-	if err := json.Unmarshal(raw, &i); err != nil {
-		tb.Fatalf("%s: %v\n%s", file, err, raw)
-	}
-	return &i
-}
-
-// rawInteraction renders testdata/file with fields: the bytes Discord sends.
-func rawInteraction(tb testing.TB, file string, fields map[string]any) []byte {
-	tb.Helper()
-	t, ok := templates.Load(file)
-	if !ok {
-		raw, err := os.ReadFile(filepath.Join("testdata", file))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		t, _ = templates.LoadOrStore(file, template.Must(template.New(file).Parse(string(raw))))
-	}
-	var buf bytes.Buffer
-	if err := t.(*template.Template).Execute(&buf, fields); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// commandFields fills command.json's template.
-func commandFields(ch, user, sub string, perms int64, opts []option) map[string]any {
-	optJSON, _ := json.Marshal(opts)
-	if opts == nil {
-		optJSON = []byte("[]")
-	}
-	fields := map[string]any{"ID": "1180000000000000001", "Guild": guild, "Channel": ch, "User": user, "Sub": sub, "Options": string(optJSON), "Permissions": fmt.Sprint(perms)}
-	users := map[string]any{}
-	for _, o := range opts {
-		if o.Type == discordgo.ApplicationCommandOptionUser {
-			users[o.Value.(string)] = map[string]any{"id": o.Value, "username": "someone", "discriminator": "0", "bot": o.bot}
-		}
-	}
-	if len(users) > 0 {
-		res, _ := json.Marshal(map[string]any{"users": users})
-		fields["Resolved"] = string(res)
-	}
-	return fields
-}
+var (
+	opt            = bottest.Opt
+	userOpt        = bottest.UserOpt
+	interaction    = bottest.Interaction
+	rawInteraction = bottest.Raw
+	commandFields  = bottest.CommandFields
+)
 
 // harness is a Bot on an in-memory store with a clock the test moves.
 type harness struct {
-	tb    testing.TB
-	bot   *Bot
-	store *store.Memory
-	mu    sync.Mutex
-	now   time.Time
+	tb     testing.TB
+	bot    *Bot
+	tables *table.Tables
+	store  table.Store
+	mu     sync.Mutex
+	now    time.Time
 }
 
 func newHarness(tb testing.TB) *harness {
-	h := &harness{tb: tb, store: store.NewMemory(), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	h.bot = New(Options{Store: h.store, Now: h.clock, IdleTimeout: time.Hour})
+	return newHarnessOn(tb, store.NewMemory(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+}
+
+// newHarnessOn is a harness on st with its clock starting at now.
+func newHarnessOn(tb testing.TB, st table.Store, now time.Time) *harness {
+	h := &harness{tb: tb, store: st, now: now}
+	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
+	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget})
 	return h
+}
+
+// testAIBudget keeps the computer quick in tests; its strength at this
+// budget is what ai's own tests measure.
+const testAIBudget = 0
+
+// load returns the channel's stored table.
+func (h *harness) load(channel string) *table.Table {
+	h.tb.Helper()
+	t, err := h.tables.Load(context.Background(), channel)
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return t
 }
 
 func (h *harness) clock() time.Time {
@@ -183,10 +134,10 @@ func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
 	}
 }
 
-// Every store satisfies the interface the bot declares.
+// Every store satisfies the interface table declares.
 var (
-	_ Store = (*store.Memory)(nil)
-	_ Store = (*store.SQL)(nil)
+	_ table.Store = (*store.Memory)(nil)
+	_ table.Store = (*store.SQL)(nil)
 )
 
 func coord(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

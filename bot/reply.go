@@ -1,41 +1,90 @@
 package bot
 
 import (
-	"fmt"
+	"bytes"
+	"io"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/render"
+	"github.com/tttbot/tttbot/table"
 )
 
 // MaxContent is Discord's limit on a message's content, in characters.
 const MaxContent = 2000
 
+// textBoardBudget is about the room a board gets in a message; a board whose
+// whole text would not fit is shown as a window, and then a picture of the
+// whole board is attached.
+const textBoardBudget = 1500
+
+// Room kept free around the board when laying out a message, in characters.
+const (
+	layoutSlack    = 8   // line breaks and markup the layout adds around its parts
+	minBoardRoom   = 200 // extra text (a move list) is dropped rather than leave the board less
+	moveListMargin = 40  // the move list's header and code fence
+)
+
+// moveListShare is the part of a message a finished game's move list may
+// take, so the final board keeps most of the room.
+const moveListShare = MaxContent / 2
+
+// ResponseKind is what a Response does in Discord.
+type ResponseKind uint8
+
+// Response kinds.
+const (
+	// Message posts a new message (interaction response type 4).
+	Message ResponseKind = iota
+	// Update edits the message whose button was clicked (type 7).
+	Update
+	// Pong answers Discord's PING (type 1).
+	Pong
+	// Choices answers autocomplete (type 8).
+	Choices
+)
+
+// String names the kind.
+func (k ResponseKind) String() string {
+	return [...]string{"message", "update", "pong", "choices"}[k]
+}
+
+// File is an attachment a reply carries. Write renders it on demand, so a
+// transport that cannot carry files costs no rendering.
+type File struct {
+	Name        string
+	ContentType string
+	Write       func(io.Writer) error
+}
+
+// Response is the bot's answer to one interaction, in the bot's terms; the
+// transports turn it into Discord's wire form (InteractionResponse).
+type Response struct {
+	Kind       ResponseKind
+	Ephemeral  bool     // only the invoking user sees it (refusals)
+	Content    string   // within MaxContent
+	Ping       []string // users the message may notify; nobody else, ever
+	Components []discordgo.MessageComponent
+	Choices    []*discordgo.ApplicationCommandOptionChoice
+	Files      []File
+	// NoFiles replaces Files where a transport cannot attach them: a line
+	// appended to Content ("" adds nothing).
+	NoFiles string
+}
+
 // ephemeral is a reply only the invoking user sees.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{
-			Content:         clip(text),
-			Flags:           discordgo.MessageFlagsEphemeral,
-			AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}},
-		},
-	}
+func ephemeral(text string) Response {
+	return Response{Kind: Message, Ephemeral: true, Content: clip(text)}
 }
 
 // public is a reply everyone in the channel sees, pinging only ping (the
 // users named, never roles or @everyone, whatever a name or token holds).
-func public(text string, ping ...string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{
-		Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{
-			Content:         clip(text),
-			AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: ping},
-		},
-	}
+func public(text string, ping ...string) Response {
+	return Response{Kind: Message, Content: clip(text), Ping: ping}
 }
 
 // clip keeps text within Discord's limit; callers size their content to
@@ -47,29 +96,71 @@ func clip(text string) string {
 	return string([]rune(text)[:MaxContent-1]) + "…"
 }
 
+// InteractionResponse is r in Discord's wire form. With withFiles, files are
+// rendered and attached; without, r.NoFiles is added to the content instead.
+func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResponse {
+	switch r.Kind {
+	case Pong:
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+	case Choices:
+		choices := r.Choices
+		if choices == nil {
+			choices = []*discordgo.ApplicationCommandOptionChoice{}
+		}
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+			Data: &discordgo.InteractionResponseData{Choices: choices}}
+	}
+	data := &discordgo.InteractionResponseData{
+		Content:         r.Content,
+		Components:      r.Components,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping},
+	}
+	if r.Ephemeral {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	switch {
+	case len(r.Files) > 0 && withFiles:
+		for _, f := range r.Files {
+			var buf bytes.Buffer
+			if err := f.Write(&buf); err != nil {
+				continue // the text board is still there
+			}
+			data.Files = append(data.Files, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: &buf})
+		}
+	case len(r.Files) > 0 && r.NoFiles != "":
+		data.Content = clip(data.Content + "\n" + r.NoFiles)
+	}
+	kind := discordgo.InteractionResponseChannelMessageWithSource
+	if r.Kind == Update {
+		kind = discordgo.InteractionResponseUpdateMessage
+	}
+	return &discordgo.InteractionResponse{Type: kind, Data: data}
+}
+
 // boardReply is the public message after an accepted action: a headline, the
 // board in a code block (a window around the last move when the whole board
 // would not fit), and the status line. It pings the player to move, or the
 // winner.
-func boardReply(t *Table, headline string) *discordgo.InteractionResponse {
+func boardReply(t *table.Table, headline string) Response {
 	return public(boardText(t, headline, ""), pingFor(t)...)
 }
 
 // boardText lays out headline, board and status within MaxContent, with
 // extra (e.g. a move list) after the status if it fits.
-func boardText(t *Table, headline, extra string) string {
-	g := t.game
+func boardText(t *table.Table, headline, extra string) string {
+	g := t.Game()
 	status := statusLine(t)
 	r := g.Rules()
 	focus, ok := g.LastPlaced()
 	if !ok {
 		focus = game.Coord{Row: r.Rows / 2, Col: r.Cols / 2}
 	}
-	// The window note may be needed; reserve its room before sizing the board.
-	note := windowLine(r, 100, 100, 100, 100)
-	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + 8
+	// The window note may be needed; reserve its room (at its widest: three
+	// digits a number) before sizing the board.
+	note := windowLine(r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
+	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + layoutSlack
 	budget := MaxContent - fixed
-	if extra != "" && budget-len([]rune(extra)) > 200 {
+	if extra != "" && budget-len([]rune(extra)) > minBoardRoom {
 		budget -= len([]rune(extra)) + 1
 	} else {
 		extra = ""
@@ -93,14 +184,14 @@ func boardText(t *Table, headline, extra string) string {
 
 // pingFor is who an accepted action should notify: the player to move, or
 // the winner.
-func pingFor(t *Table) []string {
-	g := t.game
+func pingFor(t *table.Table) []string {
+	g := t.Game()
 	switch {
 	case g == nil:
 		return nil
-	case g.State() == game.Won && t.Seats[g.Winner()].AI == "":
+	case g.State() == game.Won && !t.Seats[g.Winner()].Kind.Computer():
 		return []string{t.Seats[g.Winner()].User}
-	case g.State() == game.Playing && t.Phase == Playing && t.Seats[g.Turn()].AI == "":
+	case g.State() == game.Playing && t.Phase == table.Playing && !t.Seats[g.Turn()].Kind.Computer():
 		return []string{t.Seats[g.Turn()].User}
 	}
 	return nil
@@ -108,13 +199,13 @@ func pingFor(t *Table) []string {
 
 // moveList writes the history one move a line, keeping the most recent
 // moves that fit in budget characters.
-func moveList(t *Table, budget int) string {
-	moves := t.game.Moves()
+func moveList(t *table.Table, budget int) string {
+	moves := t.Game().Moves()
 	lines := make([]string, len(moves))
 	for i, m := range moves {
 		lines[i] = moveLine(t, i, m)
 	}
-	shown, size := 0, len("```\n```")+40
+	shown, size := 0, len("```\n```")+moveListMargin
 	for i := len(lines) - 1; i >= 0 && size+len(lines[i])+1 <= budget; i-- {
 		size += len(lines[i]) + 1
 		shown++
@@ -122,5 +213,38 @@ func moveList(t *Table, budget int) string {
 	if shown == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s\n```\n%s\n```", movesHeader(len(lines), shown), strings.Join(lines[len(lines)-shown:], "\n"))
+	header := locales.Say("moves.all", locales.Data{"Count": len(lines)})
+	if shown < len(lines) {
+		header = locales.Say("moves.last", locales.Data{"Shown": shown, "Count": len(lines)})
+	}
+	return header + "\n```\n" + strings.Join(lines[len(lines)-shown:], "\n") + "\n```"
+}
+
+// decorate adds what every public message about a table carries: its
+// buttons, and a picture of the board when it was asked for or is too big
+// for text.
+func decorate(resp Response, t *table.Table, pictureAsked bool) Response {
+	if t == nil || resp.Ephemeral {
+		return resp
+	}
+	resp.Components = components(t)
+	if resp.Components == nil {
+		resp.Components = []discordgo.MessageComponent{} // clear the buttons of a message being updated
+	}
+	g := t.Game()
+	if g == nil || !pictureAsked && !tooBigForText(g) {
+		return resp
+	}
+	// A copy: the picture may be drawn after the channel's lock is released.
+	snapshot := g.Clone()
+	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return render.PNG(w, snapshot) }}}
+	if pictureAsked {
+		resp.NoFiles = locales.Say("status.no_picture", nil)
+	}
+	return resp
+}
+
+func tooBigForText(g *game.Game) bool {
+	r := g.Rules()
+	return !render.Fit(r, textBoardBudget, game.Coord{}).IsWhole(r)
 }

@@ -6,6 +6,13 @@ import (
 	"github.com/tttbot/tttbot/game"
 )
 
+// Longest option values Discord accepts from a user.
+const (
+	maxPositionLength   = 20   // "(99, 99)" with room for spacing
+	maxCheckBoardLength = 6000 // Discord's limit on a string option
+	maxTokenLength      = 8    // one grapheme cluster may take several code points
+)
+
 // CommandName is the one slash command the bot registers.
 const CommandName = "ttt"
 
@@ -41,18 +48,18 @@ func Commands() []*discordgo.ApplicationCommand {
 				intOpt(optWin, "How many in a row win (default 3, 4 or 5 by board size)", game.MinWin, game.MaxWin),
 				intOpt(optPlayers, "Number of players (default 2)", game.MinPlayers, game.MaxPlayers),
 				boolOpt(optGravity, "Tokens drop to the lowest free row, like Connect Four"),
-				strOpt(optToken, "Your token: one character (default X)", 1, 8),
+				strOpt(optToken, "Your token: one character (default X)", 1, maxTokenLength),
 				choiceOpt(optEngine, "Board engine: fast (default) or compact (less memory on huge boards)", "fast", "compact"),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent, Description: "Seat this person right away"},
 				choiceOpt(optAI, "Fill the empty seats with the computer at this level", "easy", "medium", "hard"),
 			),
 			sub("join", "Take a seat in the open game",
-				strOpt(optToken, "Your token: one character (default: the next free one)", 1, 8)),
+				strOpt(optToken, "Your token: one character (default: the next free one)", 1, maxTokenLength)),
 			sub("move", "Place your token",
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optPosition, Required: true, Autocomplete: true,
 					Description: "row,col (0,0 is top-left), a cell 0–8 on 3×3, or a column number under gravity",
-					MinLength:   ptr(1), MaxLength: 20,
+					MinLength:   ptr(1), MaxLength: maxPositionLength,
 				}),
 			sub("board", "Show the board again",
 				boolOpt(optImage, "Attach a picture of the board")),
@@ -63,7 +70,7 @@ func Commands() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optBoard, Required: true,
 					Description: "Rows separated by /, top row first, . for empty: XO./.XO/..X",
-					MinLength:   ptr(1), MaxLength: 6000,
+					MinLength:   ptr(1), MaxLength: maxCheckBoardLength,
 				},
 				intOpt(optWin, "How many in a row win (default 3)", game.MinWin, game.MaxWin),
 				boolOpt(optGravity, "Tokens must rest on the bottom or on another token")),

@@ -50,10 +50,6 @@ type Config struct {
 	Database    Database          // DATABASE_URL, parsed
 	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
 	LogLevel    slog.Level        // LOG_LEVEL: debug, info, warn or error
-
-	// DatabaseURL is DATABASE_URL as written, password and all. It stays
-	// only until main.go opens the store from Database; remove it then.
-	DatabaseURL string
 }
 
 // Gateway reports whether the gateway transport is configured.
@@ -110,7 +106,6 @@ func parse(get func(string) string) (Config, error) {
 		AppID:       val("DISCORD_APP_ID"),
 		GuildID:     val("DISCORD_GUILD_ID"),
 		HTTPAddr:    val("HTTP_ADDR"),
-		DatabaseURL: val("DATABASE_URL"),
 		IdleTimeout: DefaultIdleTimeout,
 	}
 	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
@@ -150,10 +145,11 @@ func parse(get func(string) string) (Config, error) {
 			bad("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
 		}
 	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = DefaultDatabaseURL
+	rawDB := val("DATABASE_URL")
+	if rawDB == "" {
+		rawDB = DefaultDatabaseURL
 	}
-	db, err := ParseDatabaseURL(c.DatabaseURL)
+	db, err := ParseDatabaseURL(rawDB)
 	if err != nil {
 		errs = append(errs, err)
 	}

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // Memory keeps everything in process memory: nothing survives a restart. It
@@ -14,7 +15,7 @@ import (
 type Memory struct {
 	mu      sync.Mutex
 	tables  map[string]memTable
-	tallies map[[2]string]*game.Tally // scope, player
+	tallies map[[2]string]*table.Tally // scope, player
 }
 
 type memTable struct {
@@ -24,10 +25,10 @@ type memTable struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*game.Tally{}}
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}}
 }
 
-// LoadTable implements bot.Store.
+// LoadTable implements table.Store.
 func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -35,8 +36,8 @@ func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bo
 	return slices.Clone(t.data), t.version, ok, nil
 }
 
-// SaveTable implements bot.Store.
-func (m *Memory) SaveTable(_ context.Context, channel, _ string, data []byte, version int64, result *game.Result) (int64, bool, error) {
+// SaveTable implements table.Store.
+func (m *Memory) SaveTable(_ context.Context, channel, _ string, data []byte, version int64, _ time.Time, result *table.Result) (int64, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tables[channel].version != version {
@@ -48,30 +49,30 @@ func (m *Memory) SaveTable(_ context.Context, channel, _ string, data []byte, ve
 			key := [2]string{result.Scope, p}
 			t := m.tallies[key]
 			if t == nil {
-				t = &game.Tally{Player: p}
+				t = &table.Tally{Player: p}
 				m.tallies[key] = t
 			}
-			addOutcome(t, result.Outcome(i))
+			t.Add(result.Outcome(i))
 		}
 	}
 	return version + 1, true, nil
 }
 
-// Tally implements bot.Store.
-func (m *Memory) Tally(_ context.Context, scope, player string) (game.Tally, error) {
+// Tally implements table.Store.
+func (m *Memory) Tally(_ context.Context, scope, player string) (table.Tally, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if t := m.tallies[[2]string{scope, player}]; t != nil {
 		return *t, nil
 	}
-	return game.Tally{Player: player}, nil
+	return table.Tally{Player: player}, nil
 }
 
-// Leaderboard implements bot.Store.
-func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]game.Tally, error) {
+// Leaderboard implements table.Store.
+func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]table.Tally, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []game.Tally
+	var out []table.Tally
 	for key, t := range m.tallies {
 		if key[0] == scope {
 			out = append(out, *t)
@@ -81,21 +82,10 @@ func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]game
 	return out[:min(limit, len(out))], nil
 }
 
-func addOutcome(t *game.Tally, outcome string) {
-	switch outcome {
-	case "win":
-		t.Wins++
-	case "loss":
-		t.Losses++
-	default:
-		t.Draws++
-	}
-}
-
 // sortStandings orders tallies best first: most wins, then fewest losses,
 // then most draws, then by player ID so the order is stable.
-func sortStandings(ts []game.Tally) {
-	slices.SortFunc(ts, func(a, b game.Tally) int {
+func sortStandings(ts []table.Tally) {
+	slices.SortFunc(ts, func(a, b table.Tally) int {
 		switch {
 		case a.Wins != b.Wins:
 			return b.Wins - a.Wins

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // SQL is the durable store on a relational database: SQLite (embedded) or
@@ -22,21 +23,26 @@ type SQL struct {
 // dialect is what differs between the databases.
 type dialect struct {
 	name    string
-	dir     string // migrations directory under migrations/
-	now     string // SQL expression for the current time
-	dollars bool   // placeholders are $1, $2 … instead of ?
-	lock    string // statement that serialises migrations across processes
+	dir     string              // migrations directory under migrations/
+	stamp   func(time.Time) any // the application's time as the database keeps it
+	dollars bool                // placeholders are $1, $2 … instead of ?
+	lock    string              // statement that serialises migrations across processes
 }
 
 var (
-	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", now: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"}
-	postgres = dialect{name: "postgres", dir: "migrations/postgres", now: "now()", dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)"}
+	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", stamp: sqliteStamp}
+	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)"}
 )
 
-// q writes a query for the dialect: ? placeholders become $n for PostgreSQL,
-// and NOW() becomes the dialect's clock.
+// sqliteStamp writes a time as the SQLite schema keeps it: UTC text in
+// milliseconds, as strftime('%Y-%m-%dT%H:%M:%fZ') wrote it before the
+// application's clock was passed in.
+func sqliteStamp(t time.Time) any { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// q writes a query for the dialect: ? placeholders become $n for PostgreSQL.
+// Queries take times as arguments: the application's clock is the only one,
+// so tests that move it move the database's time stamps too.
 func (d dialect) q(query string) string {
-	query = strings.ReplaceAll(query, "NOW()", d.now)
 	if !d.dollars {
 		return query
 	}
@@ -59,7 +65,7 @@ func (s *SQL) Close() error { return s.db.Close() }
 // Dialect names the database: "sqlite" or "postgres".
 func (s *SQL) Dialect() string { return s.d.name }
 
-// LoadTable implements bot.Store.
+// LoadTable implements table.Store.
 func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, bool, error) {
 	var data []byte
 	var version int64
@@ -73,9 +79,9 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 	return data, version, true, nil
 }
 
-// SaveTable implements bot.Store: a compare-and-swap on the version, with the
+// SaveTable implements table.Store: a compare-and-swap on the version, with the
 // result (if any) in the same transaction, committed before it returns.
-func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, result *game.Result) (int64, bool, error) {
+func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *table.Result) (int64, bool, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, false, fmt.Errorf("save table: %w", err)
@@ -84,10 +90,10 @@ func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte,
 	var res sql.Result
 	if version == 0 {
 		res, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO channel_tables (channel, guild, data, version, updated_at)
-			VALUES (?, ?, ?, 1, NOW()) ON CONFLICT (channel) DO NOTHING`), channel, guild, data)
+			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`), channel, guild, data, s.d.stamp(now))
 	} else {
-		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = NOW()
-			WHERE channel = ? AND version = ?`), data, guild, channel, version)
+		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`), data, guild, s.d.stamp(now), channel, version)
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("save table: %w", err)
@@ -98,7 +104,7 @@ func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte,
 		return 0, false, nil // someone else wrote first
 	}
 	if result != nil {
-		if err := s.insertResult(ctx, tx, result); err != nil {
+		if err := s.insertResult(ctx, tx, now, result); err != nil {
 			return 0, false, err
 		}
 	}
@@ -108,16 +114,16 @@ func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte,
 	return version + 1, true, nil
 }
 
-func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, r *game.Result) error {
+func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *table.Result) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO results (scope, rows_n, cols_n, win_n, gravity, moves, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, NOW()) RETURNING id`), r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves).Scan(&id)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now)).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("record result: %w", err)
 	}
 	for i, p := range r.Players {
 		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO result_players (result_id, scope, player, seat, outcome) VALUES (?, ?, ?, ?, ?)`),
-			id, r.Scope, p, i, r.Outcome(i)); err != nil {
+			id, r.Scope, p, i, r.Outcome(i).String()); err != nil {
 			return fmt.Errorf("record result: %w", err)
 		}
 	}
@@ -129,9 +135,9 @@ const tallyColumns = `player,
 	SUM(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END),
 	SUM(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END)`
 
-// Tally implements bot.Store.
-func (s *SQL) Tally(ctx context.Context, scope, player string) (game.Tally, error) {
-	t := game.Tally{Player: player}
+// Tally implements table.Store.
+func (s *SQL) Tally(ctx context.Context, scope, player string) (table.Tally, error) {
+	t := table.Tally{Player: player}
 	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT `+tallyColumns+` FROM result_players WHERE scope = ? AND player = ? GROUP BY player`),
 		scope, player).Scan(&t.Player, &t.Wins, &t.Losses, &t.Draws)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -143,17 +149,17 @@ func (s *SQL) Tally(ctx context.Context, scope, player string) (game.Tally, erro
 	return t, nil
 }
 
-// Leaderboard implements bot.Store, ordered as sortStandings orders.
-func (s *SQL) Leaderboard(ctx context.Context, scope string, limit int) ([]game.Tally, error) {
+// Leaderboard implements table.Store, ordered as sortStandings orders.
+func (s *SQL) Leaderboard(ctx context.Context, scope string, limit int) ([]table.Tally, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+tallyColumns+` AS w FROM result_players WHERE scope = ? GROUP BY player
 		ORDER BY 2 DESC, 3 ASC, 4 DESC, player ASC LIMIT ?`), scope, limit)
 	if err != nil {
 		return nil, fmt.Errorf("leaderboard: %w", err)
 	}
 	defer rows.Close()
-	var out []game.Tally
+	var out []table.Tally
 	for rows.Next() {
-		var t game.Tally
+		var t table.Tally
 		if err := rows.Scan(&t.Player, &t.Wins, &t.Losses, &t.Draws); err != nil {
 			return nil, fmt.Errorf("leaderboard: %w", err)
 		}

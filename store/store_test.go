@@ -5,20 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store/storetest"
+	"github.com/tttbot/tttbot/table"
 )
 
 // storeUnderTest is what the suite needs: bot.Store's methods.
 type storeUnderTest interface {
 	LoadTable(ctx context.Context, channel string) ([]byte, int64, bool, error)
-	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, result *game.Result) (int64, bool, error)
-	Tally(ctx context.Context, scope, player string) (game.Tally, error)
-	Leaderboard(ctx context.Context, scope string, limit int) ([]game.Tally, error)
+	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *table.Result) (int64, bool, error)
+	Tally(ctx context.Context, scope, player string) (table.Tally, error)
+	Leaderboard(ctx context.Context, scope string, limit int) ([]table.Tally, error)
 }
 
 // newSQLite opens a fresh SQLite database in a temp dir.
@@ -63,17 +66,17 @@ func TestStore(t *testing.T) {
 				}
 			})
 			t.Run("CompareAndSwap", func(t *testing.T) {
-				v, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":1}`), 0, nil)
+				v, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":1}`), 0, at, nil)
 				if err != nil || !ok || v != 1 {
 					t.Fatalf("first save: %d %v %v", v, ok, err)
 				}
-				if _, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":2}`), 0, nil); ok || err != nil {
+				if _, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":2}`), 0, at, nil); ok || err != nil {
 					t.Fatalf("second insert: saved %v err %v", ok, err)
 				}
-				if v, ok, _ = s.SaveTable(ctx, "c1", "g1", []byte(`{"a":3}`), 1, nil); !ok || v != 2 {
+				if v, ok, _ = s.SaveTable(ctx, "c1", "g1", []byte(`{"a":3}`), 1, at, nil); !ok || v != 2 {
 					t.Fatalf("update: %d %v", v, ok)
 				}
-				if _, ok, _ := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":4}`), 1, nil); ok {
+				if _, ok, _ := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":4}`), 1, at, nil); ok {
 					t.Fatal("a stale version was saved")
 				}
 				data, version, found, err := s.LoadTable(ctx, "c1")
@@ -88,7 +91,7 @@ func TestStore(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						_, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(fmt.Sprintf(`{"w":%d}`, i)), 2, nil)
+						_, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(fmt.Sprintf(`{"w":%d}`, i)), 2, at, nil)
 						if err != nil {
 							t.Error(err)
 						}
@@ -104,7 +107,7 @@ func TestStore(t *testing.T) {
 			})
 			t.Run("Standings", func(t *testing.T) {
 				rules := game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 2}
-				results := []game.Result{
+				results := []table.Result{
 					{Scope: "g1", Players: []string{"ann", "ben"}, Winner: 0, Rules: rules, Moves: 5},
 					{Scope: "g1", Players: []string{"ben", "ann"}, Winner: 1, Rules: rules, Moves: 7},
 					{Scope: "g1", Players: []string{"cat", "ben"}, Winner: game.NoPlayer, Rules: rules, Moves: 9},
@@ -113,14 +116,14 @@ func TestStore(t *testing.T) {
 				}
 				version := int64(0)
 				for i, r := range results {
-					v, ok, err := s.SaveTable(ctx, "c-standings", r.Scope, []byte(fmt.Sprint(i)), version, &r)
+					v, ok, err := s.SaveTable(ctx, "c-standings", r.Scope, []byte(fmt.Sprint(i)), version, at, &r)
 					if err != nil || !ok {
 						t.Fatalf("result %d: %v %v", i, ok, err)
 					}
 					version = v
 				}
 				ann, err := s.Tally(ctx, "g1", "ann")
-				if err != nil || ann != (game.Tally{Player: "ann", Wins: 2, Losses: 1}) {
+				if err != nil || ann != (table.Tally{Player: "ann", Wins: 2, Losses: 1}) {
 					t.Fatalf("ann: %+v %v", ann, err)
 				}
 				if none, err := s.Tally(ctx, "g1", "nobody"); err != nil || none.Games() != 0 || none.Player != "nobody" {
@@ -130,7 +133,7 @@ func TestStore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := []game.Tally{{Player: "ann", Wins: 2, Losses: 1}, {Player: "dan", Wins: 1}, {Player: "cat", Losses: 1, Draws: 1}}
+				want := []table.Tally{{Player: "ann", Wins: 2, Losses: 1}, {Player: "dan", Wins: 1}, {Player: "cat", Losses: 1, Draws: 1}}
 				if fmt.Sprint(top) != fmt.Sprint(want) {
 					t.Fatalf("leaderboard %+v, want %+v", top, want)
 				}
@@ -139,8 +142,8 @@ func TestStore(t *testing.T) {
 				}
 			})
 			t.Run("ConflictRecordsNoResult", func(t *testing.T) {
-				r := game.Result{Scope: "g3", Players: []string{"x", "y"}, Winner: 0, Rules: game.Classic()}
-				if _, ok, _ := s.SaveTable(ctx, "c1", "g3", []byte("{}"), 99, &r); ok {
+				r := table.Result{Scope: "g3", Players: []string{"x", "y"}, Winner: 0, Rules: game.Classic()}
+				if _, ok, _ := s.SaveTable(ctx, "c1", "g3", []byte("{}"), 99, at, &r); ok {
 					t.Fatal("stale save succeeded")
 				}
 				if x, _ := s.Tally(ctx, "g3", "x"); x.Games() != 0 {
@@ -158,7 +161,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.SaveTable(ctx, "c", "g", []byte("kept"), 0, nil)
+	s.SaveTable(ctx, "c", "g", []byte("kept"), 0, at, nil)
 	s.Close()
 	s, err = OpenSQLite(ctx, path) // reopening applies nothing twice
 	if err != nil {
@@ -195,10 +198,51 @@ func TestPostgresMigrationsTooNew(t *testing.T) {
 }
 
 func TestDialectPlaceholders(t *testing.T) {
-	if got := postgres.q("SELECT ? , ?, NOW()"); got != "SELECT $1 , $2, now()" {
+	if got := postgres.q("SELECT ? , ?"); got != "SELECT $1 , $2" {
 		t.Errorf("postgres: %q", got)
 	}
 	if got := sqlite.q("SELECT ?"); got != "SELECT ?" {
 		t.Errorf("sqlite: %q", got)
+	}
+}
+
+// at is the application's time the tests save at: the store keeps no clock.
+var at = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// TestStampsAreTheApplicationsTime: the store keeps the time it is given
+// (one clock for the whole application), not the database's.
+func TestStampsAreTheApplicationsTime(t *testing.T) {
+	for name, open := range map[string]func(testing.TB) *SQL{"sqlite": newSQLite, "postgres": newPostgres} {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			past := time.Date(2001, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
+			r := table.Result{Scope: "g", Players: []string{"a", "b"}, Winner: 0, Rules: game.Classic(), Moves: 5}
+			if _, ok, err := s.SaveTable(ctx, "c-clock", "g", []byte("{}"), 0, past, &r); !ok || err != nil {
+				t.Fatalf("save: %v %v", ok, err)
+			}
+			for _, q := range []string{`SELECT updated_at FROM channel_tables WHERE channel = ?`, `SELECT finished_at FROM results WHERE scope = ?`} {
+				arg := "c-clock"
+				if strings.Contains(q, "results") {
+					arg = "g"
+				}
+				var got any
+				if err := s.db.QueryRowContext(ctx, s.d.q(q), arg).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				switch v := got.(type) {
+				case string:
+					if v != "2001-02-03T04:05:06.789Z" {
+						t.Errorf("%s: %q", q, v)
+					}
+				case time.Time:
+					if !v.Equal(past) {
+						t.Errorf("%s: %v", q, v)
+					}
+				default:
+					t.Errorf("%s: %T %v", q, got, got)
+				}
+			}
+		})
 	}
 }

@@ -1,4 +1,8 @@
-package bot
+// Package httpapi serves Discord's HTTP interactions endpoint: it checks the
+// signature and size of each request, hands the interaction to the bot and
+// writes its Response back inline. It also serves /healthz and /metrics. It
+// decides nothing itself.
+package httpapi
 
 import (
 	"context"
@@ -11,7 +15,13 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
 )
+
+// replyWithin is how long a handler may take: Discord drops an interaction
+// not answered within 3 s, and the reply itself needs a moment to travel.
+const replyWithin = 2500 * time.Millisecond
 
 // maxBody bounds an interaction request; real ones are a few kilobytes.
 const maxBody = 1 << 20
@@ -21,17 +31,17 @@ const maxBody = 1 << 20
 // replayed later.
 const maxSkew = 5 * time.Minute
 
-// HTTPOptions configure the HTTP transport.
-type HTTPOptions struct {
+// Options configure the HTTP transport.
+type Options struct {
 	PublicKey ed25519.PublicKey // nil: only /healthz and /metrics are served
 	Logger    *slog.Logger
 	Now       func() time.Time // nil means time.Now
 }
 
-// NewHTTPHandler serves Discord's HTTP interactions endpoint on
+// NewHandler serves Discord's HTTP interactions endpoint on
 // POST /interactions (signature-checked, replies inline as JSON), plus
 // GET /healthz and GET /metrics.
-func NewHTTPHandler(b *Bot, opt HTTPOptions) http.Handler {
+func NewHandler(b *bot.Bot, opt Options) http.Handler {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -43,10 +53,7 @@ func NewHTTPHandler(b *Bot, opt HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-		b.Metrics.WriteTo(w)
-	})
+	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
 		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})
 	}
@@ -54,8 +61,8 @@ func NewHTTPHandler(b *Bot, opt HTTPOptions) http.Handler {
 }
 
 type interactionsHandler struct {
-	bot *Bot
-	opt HTTPOptions
+	bot *bot.Bot
+	opt Options
 }
 
 func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -69,9 +76,11 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
-	ctx, cancel := context.WithTimeout(WithoutFiles(r.Context()), replyWithin)
+	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
 	defer cancel()
-	resp := h.bot.Handle(ctx, &i)
+	// Inline replies cannot carry files (Discord takes them only through the
+	// callback request), so the Response's note stands in for them.
+	resp := h.bot.ServeRecovering(ctx, &i).InteractionResponse(false)
 	body, err := json.Marshal(resp)
 	if err != nil {
 		h.opt.Logger.Error("http: encode reply", "err", err, "interaction", i.ID)

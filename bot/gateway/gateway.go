@@ -1,36 +1,44 @@
-package bot
+// Package gateway carries interactions between Discord's gateway (through a
+// discordgo Session) and the bot: interactions in, bot.Responses out, with
+// their files attached. It decides nothing itself.
+package gateway
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
 )
 
 // replyWithin is how long a handler may take: Discord drops an interaction
 // not answered within 3 s, and the reply itself needs a moment to travel.
 const replyWithin = 2500 * time.Millisecond
 
-// GatewayOptions configure the gateway transport.
-type GatewayOptions struct {
-	Token   string       // the bot token
-	AppID   string       // "" means the bot user's ID, read from READY
-	GuildID string       // register commands in this guild only; "" means globally
-	Client  *http.Client // REST client (APIClient for a proxy); nil means discordgo's default
+// sendWithin is the reply's own time to reach Discord: the handler's deadline
+// must not cut off the answer to an action that was already saved.
+const sendWithin = 5 * time.Second
+
+// Options configure the gateway transport.
+type Options struct {
+	Token   string   // the bot token
+	AppID   string   // "" means the bot user's ID, read from READY
+	GuildID string   // register commands in this guild only; "" means globally
+	APIURL  *url.URL // Discord's REST base (a proxy, or a fake in tests); nil means discordgo's default
 	Logger  *slog.Logger
 }
 
-// Gateway carries interactions between Discord's gateway (through a
-// discordgo Session) and the Bot. It asks for no privileged intents: slash
-// commands arrive without any.
+// Gateway carries interactions between Discord's gateway and the Bot. It
+// asks for no privileged intents: slash commands arrive without any.
 type Gateway struct {
-	bot     *Bot
-	opt     GatewayOptions
+	bot     *bot.Bot
+	opt     Options
 	log     *slog.Logger
 	session *discordgo.Session
 
@@ -39,17 +47,26 @@ type Gateway struct {
 	inFlight sync.WaitGroup
 }
 
-// NewGateway prepares a gateway connection; Open connects.
-func NewGateway(b *Bot, opt GatewayOptions) (*Gateway, error) {
-	s, err := discordgo.New("Bot " + opt.Token)
+// newSession is a discordgo Session for token whose REST calls go to apiURL.
+func newSession(token string, apiURL *url.URL) (*discordgo.Session, error) {
+	s, err := discordgo.New("Bot " + token)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Client != nil {
-		s.Client = opt.Client
+	if apiURL != nil {
+		s.Client = APIClient(apiURL, nil)
+	}
+	s.LogLevel = discordgo.LogError
+	return s, nil
+}
+
+// New prepares a gateway connection; Open connects.
+func New(b *bot.Bot, opt Options) (*Gateway, error) {
+	s, err := newSession(opt.Token, opt.APIURL)
+	if err != nil {
+		return nil, err
 	}
 	s.Identify.Intents = discordgo.IntentsGuilds
-	s.LogLevel = discordgo.LogError
 	g := &Gateway{bot: b, opt: opt, log: opt.Logger, session: s}
 	if g.log == nil {
 		g.log = slog.New(slog.DiscardHandler)
@@ -79,20 +96,29 @@ func (g *Gateway) Open(ctx context.Context) error {
 	if appID == "" && g.session.State != nil && g.session.State.User != nil {
 		appID = g.session.State.User.ID
 	}
-	if err := RegisterCommands(ctx, g.session, appID, g.opt.GuildID); err != nil {
+	if err := registerCommands(ctx, g.session, appID, g.opt.GuildID); err != nil {
 		return err
 	}
 	g.log.Info("gateway connected", "app_id", appID, "guild_id", g.opt.GuildID)
 	return nil
 }
 
-// RegisterCommands replaces the application's commands with /ttt: in one
-// guild when guildID is set (instant), otherwise globally.
-func RegisterCommands(ctx context.Context, s *discordgo.Session, appID, guildID string) error {
+// Register replaces the application's commands with /ttt over REST alone (no
+// gateway connection): in one guild when guildID is set (instant), otherwise
+// globally. It is `tttbot register`, for HTTP-only deployments.
+func Register(ctx context.Context, token, appID, guildID string, apiURL *url.URL) error {
+	s, err := newSession(token, apiURL)
+	if err != nil {
+		return fmt.Errorf("register commands: %w", err)
+	}
+	return registerCommands(ctx, s, appID, guildID)
+}
+
+func registerCommands(ctx context.Context, s *discordgo.Session, appID, guildID string) error {
 	if appID == "" {
 		return errors.New("register commands: no application ID (set DISCORD_APP_ID)")
 	}
-	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, Commands(), discordgo.WithContext(ctx)); err != nil {
+	if _, err := s.ApplicationCommandBulkOverwrite(appID, guildID, bot.Commands(), discordgo.WithContext(ctx)); err != nil {
 		return fmt.Errorf("register commands: %w", err)
 	}
 	return nil
@@ -110,10 +136,8 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 
 	ctx, cancel := context.WithTimeout(context.Background(), replyWithin)
 	defer cancel()
-	resp := g.bot.Handle(ctx, ic.Interaction)
-	// The reply gets its own few seconds: the handler's deadline must not
-	// cut off the answer to an action that was already saved.
-	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	resp := g.bot.ServeRecovering(ctx, ic.Interaction).InteractionResponse(true)
+	rctx, rcancel := context.WithTimeout(context.Background(), sendWithin)
 	defer rcancel()
 	if err := s.InteractionRespond(ic.Interaction, resp, discordgo.WithContext(rctx)); err != nil {
 		g.log.Error("gateway: reply failed", "err", err, "interaction", ic.ID, "channel", ic.ChannelID)

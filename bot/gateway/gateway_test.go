@@ -1,4 +1,4 @@
-package bot
+package gateway
 
 import (
 	"context"
@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // TestGatewayEndToEnd runs the real discordgo Session against the fake
@@ -42,7 +45,8 @@ func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
 	api, _ := url.Parse(fake.apiURL())
-	gw, err := NewGateway(New(Options{Store: store.NewMemory()}), GatewayOptions{Token: "test-token", GuildID: guild, Client: APIClient(api, nil)})
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})})
+	gw, err := New(b, Options{Token: "test-token", GuildID: guild, APIURL: api})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +83,11 @@ func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 
 // mustSay checks a reply's type (4 new message, 7 update), whether it is
 // ephemeral, and that it says want.
-func (cb callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
+func (c callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
 	t.Helper()
-	text, eph := cb.content()
-	if cb.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
-		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", cb.kind(), eph, text, kind, ephemeral, want)
+	text, eph := c.content()
+	if c.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
+		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", c.kind(), eph, text, kind, ephemeral, want)
 	}
 }
 
@@ -169,3 +173,19 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 		t.Fatal("a board too big for text came without a picture")
 	}
 }
+
+const (
+	guild   = bottest.Guild
+	channel = bottest.Channel
+	alice   = bottest.Alice
+	bob     = bottest.Bob
+)
+
+type option = bottest.Option
+
+var (
+	opt            = bottest.Opt
+	userOpt        = bottest.UserOpt
+	rawInteraction = bottest.Raw
+	commandFields  = bottest.CommandFields
+)

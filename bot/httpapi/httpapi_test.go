@@ -1,4 +1,4 @@
-package bot
+package httpapi
 
 import (
 	"bytes"
@@ -15,7 +15,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 // signer signs requests the way Discord does: Ed25519 over timestamp + body.
@@ -42,8 +45,8 @@ func (s *signer) request(body []byte, ts time.Time) *http.Request {
 }
 
 func newHTTP(tb testing.TB, s *signer) http.Handler {
-	b := New(Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})
-	return NewHTTPHandler(b, HTTPOptions{PublicKey: s.pub, Now: func() time.Time { return s.now }})
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
+	return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }})
 }
 
 func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
@@ -119,7 +122,8 @@ func TestHTTPSignatures(t *testing.T) {
 			t.Fatalf("healthz %d", w.Code)
 		}
 		w := serve(h, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-		if !strings.Contains(w.Body.String(), `tttbot_interactions_total{type="command"} 1`) {
+		if !strings.Contains(w.Body.String(), `tttbot_interactions_total{outcome="accepted",route="/ttt new",type="command"} 1`+"\n") ||
+			!strings.Contains(w.Body.String(), `tttbot_interaction_duration_seconds_count{outcome="accepted",route="/ttt new"} 1`+"\n") {
 			t.Fatalf("metrics:\n%s", w.Body)
 		}
 	})
@@ -191,3 +195,18 @@ func BenchmarkHTTPMove(b *testing.B) {
 		}
 	})
 }
+
+const (
+	channel = bottest.Channel
+	alice   = bottest.Alice
+	bob     = bottest.Bob
+)
+
+type option = bottest.Option
+
+var (
+	opt            = bottest.Opt
+	userOpt        = bottest.UserOpt
+	rawInteraction = bottest.Raw
+	commandFields  = bottest.CommandFields
+)

@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
+)
+
+// Discord's limits on buttons, and what fits in them.
+const (
+	buttonsPerRow = 5  // Discord: at most 5 buttons in an action row
+	maxRows       = 5  // Discord: at most 5 action rows in a message
+	maxGridSide   = 5  // free boards up to 5×5 get a button per cell
+	maxColumns    = 25 // gravity boards up to 25 columns get a button per column (5 rows of 5)
+)
+
+// emptyCellLabel is a zero-width space: Discord refuses an empty label.
+const emptyCellLabel = "\u200b"
+
+// gameStamp is the table's game number, which join and rematch buttons carry.
+func gameStamp(t *table.Table) string { return strconv.Itoa(t.Number) }
+
+// moveStamp is the state a move button belongs to: "<game>.<moves made>".
+func moveStamp(t *table.Table) string {
+	return gameStamp(t) + "." + strconv.Itoa(t.Game().MoveCount())
+}
+
+// playerStyles colour taken cells by player; Discord has four styles.
+var playerStyles = []discordgo.ButtonStyle{discordgo.PrimaryButton, discordgo.DangerButton, discordgo.SuccessButton, discordgo.SecondaryButton}
+
+// components returns the buttons for a table's public message.
+func components(t *table.Table) []discordgo.MessageComponent {
+	r := t.Rules
+	switch {
+	case t.Phase == table.Lobby:
+		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: locales.Say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},
+		}}}
+	case t.Game() == nil || t.Phase == table.Ended:
+		return nil
+	case t.Phase == table.Over:
+		rows := []discordgo.MessageComponent{}
+		// The final board as disabled buttons, if a row is left for Rematch.
+		if !r.Gravity && r.Rows < maxRows && r.Cols <= maxGridSide {
+			rows = cellRows(t, true)
+		}
+		return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: locales.Say("button.rematch", nil), Style: discordgo.PrimaryButton, CustomID: buttonID(ButtonRematch, gameStamp(t))},
+		}})
+	case r.Gravity && r.Cols <= maxColumns:
+		return columnRows(t)
+	case !r.Gravity && r.Rows <= maxGridSide && r.Cols <= maxGridSide:
+		return cellRows(t, false)
+	}
+	return nil
+}
+
+// cellRows lays out a button per cell as the board: row r of buttons is row
+// r of the board.
+func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
+	g := t.Game()
+	stamp := moveStamp(t)
+	var rows []discordgo.MessageComponent
+	for r := 0; r < t.Rules.Rows; r++ {
+		var row []discordgo.MessageComponent
+		for c := 0; c < t.Rules.Cols; c++ {
+			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton,
+				CustomID: buttonID(ButtonCell, stamp, strconv.Itoa(r), strconv.Itoa(c)), Disabled: disabled}
+			if p := g.At(game.Coord{Row: r, Col: c}); p != game.NoPlayer {
+				btn.Label = string(g.Token(p))
+				btn.Style = playerStyles[p%len(playerStyles)]
+				btn.Disabled = true
+			}
+			row = append(row, btn)
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: row})
+	}
+	return rows
+}
+
+// columnRows has a button per column that is not full, labelled with the
+// number a player would type, five to a row.
+func columnRows(t *table.Table) []discordgo.MessageComponent {
+	g := t.Game()
+	stamp := moveStamp(t)
+	var rows []discordgo.MessageComponent
+	var row []discordgo.MessageComponent
+	for c := 0; c < t.Rules.Cols; c++ {
+		if g.ColumnFull(c) {
+			continue
+		}
+		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: buttonID(ButtonColumn, stamp, strconv.Itoa(c))})
+		if len(row) == buttonsPerRow {
+			rows = append(rows, discordgo.ActionsRow{Components: row})
+			row = nil
+		}
+	}
+	if len(row) > 0 {
+		rows = append(rows, discordgo.ActionsRow{Components: row})
+	}
+	return rows
+}

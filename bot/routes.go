@@ -1,0 +1,188 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tttbot/tttbot/table"
+)
+
+// Route is what an interaction asks for: a /ttt subcommand or a button.
+type Route uint8
+
+// Routes. RouteNone is an interaction no route takes.
+const (
+	RouteNone Route = iota
+	RouteNew
+	RouteJoin
+	RouteMove
+	RouteBoard
+	RouteRematch
+	RouteResign
+	RouteEnd
+	RouteCheck
+	RouteStats
+	RouteLeaderboard
+	RouteHelp
+	ButtonCell
+	ButtonColumn
+	ButtonJoin
+	ButtonRematch
+)
+
+// String names the route as metrics and logs show it: "/ttt move",
+// "button cell".
+func (r Route) String() string {
+	if int(r) < len(routeTable) && routeTable[r].route == r {
+		if e := routeTable[r]; e.command != "" {
+			return "/" + CommandName + " " + e.command
+		} else if e.button != "" {
+			return "button " + strings.Split(e.button, ":")[1]
+		}
+	}
+	return "none"
+}
+
+// tableHandler acts on a channel's table under its lock. cur is the
+// channel's table (nil when it never had one). It returns the table to save
+// (nil: nothing changed, and the reply is about cur), and the reply. It must
+// check everything before it changes anything, and return an error for any
+// refusal.
+type tableHandler func(b *Bot, ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error)
+
+// queryHandler answers without touching a channel's table.
+type queryHandler func(b *Bot, ctx context.Context, in *Interaction) (Response, error)
+
+// routeEntry declares one route: a subcommand name or a custom_id pattern,
+// and its handler, which is a table handler or a query handler.
+type routeEntry struct {
+	route   Route
+	command string // the /ttt subcommand; "" for a button
+	// button is the custom_id pattern: segments separated by ':', literal,
+	// {name} (kept as text) or {name int} (parsed once, here). A custom_id
+	// matches only with exactly as many segments.
+	button string
+	table  tableHandler
+	query  queryHandler
+}
+
+// routeTable is everything /ttt answers, in one table, indexed by Route.
+//
+// A button's custom_id carries a stamp of the state it was drawn for (the
+// table's game number, and for moves "<game>.<moves made>"), so a click on
+// an outdated board is refused and a double click never applies twice. The
+// formats are the ones boards already posted carry; a custom_id under the
+// "ttt:" prefix that matches none of them is from an older (or newer) board,
+// and is refused with words saying so. Change a format only by adding a
+// pattern with a new kind ("cell2"), never by changing one in place.
+var routeTable [ButtonRematch + 1]routeEntry
+
+// commandRoutes finds a subcommand's route by name.
+var commandRoutes = map[string]Route{}
+
+// init fills the route table: in a function, because handlers refer back to
+// the table (to write custom_ids), which a package-level initializer cannot.
+func init() {
+	routeTable = [...]routeEntry{
+		RouteNone:        {},
+		RouteNew:         {route: RouteNew, command: "new", table: (*Bot).newGame},
+		RouteJoin:        {route: RouteJoin, command: "join", table: (*Bot).join},
+		RouteMove:        {route: RouteMove, command: "move", table: (*Bot).move},
+		RouteBoard:       {route: RouteBoard, command: "board", table: (*Bot).board},
+		RouteRematch:     {route: RouteRematch, command: "rematch", table: (*Bot).rematch},
+		RouteResign:      {route: RouteResign, command: "resign", table: (*Bot).resign},
+		RouteEnd:         {route: RouteEnd, command: "end", table: (*Bot).end},
+		RouteCheck:       {route: RouteCheck, command: "check", query: (*Bot).check},
+		RouteStats:       {route: RouteStats, command: "stats", query: (*Bot).stats},
+		RouteLeaderboard: {route: RouteLeaderboard, command: "leaderboard", query: (*Bot).leaderboard},
+		RouteHelp:        {route: RouteHelp, command: "help", query: (*Bot).help},
+		ButtonCell:       {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
+		ButtonColumn:     {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
+		ButtonJoin:       {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
+		ButtonRematch:    {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
+	}
+	for _, e := range routeTable {
+		if e.command != "" {
+			commandRoutes[e.command] = e.route
+		}
+	}
+}
+
+// customIDPrefix namespaces the bot's buttons.
+const customIDPrefix = "ttt:"
+
+// Vars are a custom_id's variable segments, converted by their pattern.
+type Vars struct {
+	ints map[string]int
+	strs map[string]string
+}
+
+// Int returns an {name int} segment.
+func (v Vars) Int(name string) int { return v.ints[name] }
+
+// Text returns a {name} segment.
+func (v Vars) Text(name string) string { return v.strs[name] }
+
+// matchButton finds the route of a custom_id and reads its segments.
+func matchButton(id string) (Route, Vars, error) {
+	if !strings.HasPrefix(id, customIDPrefix) {
+		return RouteNone, Vars{}, fmt.Errorf("%w: button %q", ErrUnknown, id)
+	}
+	segs := strings.Split(id, ":")
+	for _, e := range routeTable {
+		if e.button == "" {
+			continue
+		}
+		if v, ok := matchPattern(e.button, segs); ok {
+			return e.route, v, nil
+		}
+	}
+	return RouteNone, Vars{}, fmt.Errorf("%w: %q", ErrOldButton, id)
+}
+
+func matchPattern(pattern string, segs []string) (Vars, bool) {
+	pat := strings.Split(pattern, ":")
+	if len(pat) != len(segs) {
+		return Vars{}, false
+	}
+	v := Vars{ints: map[string]int{}, strs: map[string]string{}}
+	for i, p := range pat {
+		name, isVar := strings.CutPrefix(p, "{")
+		if !isVar {
+			if p != segs[i] {
+				return Vars{}, false
+			}
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		if name, isInt := strings.CutSuffix(name, " int"); isInt {
+			n, err := strconv.Atoi(segs[i])
+			if err != nil {
+				return Vars{}, false
+			}
+			v.ints[name] = n
+			continue
+		}
+		v.strs[name] = segs[i]
+	}
+	return v, true
+}
+
+// buttonID writes a custom_id for route from its pattern and values, in
+// the pattern's order.
+func buttonID(r Route, values ...string) string {
+	pat := strings.Split(routeTable[r].button, ":")
+	out := make([]string, len(pat))
+	n := 0
+	for i, p := range pat {
+		if strings.HasPrefix(p, "{") {
+			out[i] = values[n]
+			n++
+			continue
+		}
+		out[i] = p
+	}
+	return strings.Join(out, ":")
+}

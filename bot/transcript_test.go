@@ -1,0 +1,199 @@
+package bot
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/golden"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+// TestTranscripts plays each testdata/*.script, a scripted conversation, and
+// compares every reply, exactly, with testdata/*.golden. A wording or layout
+// change is one `go test ./bot -run TestTranscripts -update` and one reviewed
+// diff.
+//
+// Script lines ("#" starts a comment):
+//
+//	alice /new rows=4 opponent=@bob   a subcommand with options (ints, bools and @users by option name)
+//	bob click 1:1                     the newest board's button whose custom_id ends with ":1:1", or whose label is the word
+//	keep first                        remember the newest board's buttons as "first"
+//	bob click first 0:1               click a remembered board's button (a stale click)
+//	alice raw ttt:cell:9:1            click a raw custom_id (an old or forged button)
+//	advance 2h                        move the clock
+func TestTranscripts(t *testing.T) {
+	scripts, _ := filepath.Glob("testdata/*.script")
+	if len(scripts) == 0 {
+		t.Fatal("no testdata/*.script")
+	}
+	for _, path := range scripts {
+		name := strings.TrimSuffix(filepath.Base(path), ".script")
+		t.Run(name, func(t *testing.T) {
+			script, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := newHarness(t).play(t, string(script))
+			golden.Check(t, strings.TrimSuffix(path, ".script")+".golden", []byte(got), *update)
+		})
+	}
+}
+
+// scriptUsers are the names scripts use; mod may manage messages.
+var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, "dave": "800000000000000004", "mod": mod}
+
+// Option kinds by name, so a script writes values as a user types them.
+var (
+	intOptions  = []string{optRows, optColumns, optWin, optPlayers}
+	boolOptions = []string{optGravity, optImage}
+	userOptions = []string{optOpponent, optUser}
+)
+
+func (h *harness) play(t *testing.T, script string) string {
+	var out strings.Builder
+	var board *discordgo.InteractionResponse // the newest reply with buttons
+	kept := map[string]*discordgo.InteractionResponse{}
+	for n, line := range strings.Split(script, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fail := func(format string, args ...any) {
+			t.Fatalf("script line %d %q: %s", n+1, line, fmt.Sprintf(format, args...))
+		}
+		f := strings.Fields(line)
+		switch f[0] {
+		case "keep":
+			kept[f[1]] = board
+			continue
+		case "advance":
+			d, err := time.ParseDuration(f[1])
+			if err != nil {
+				fail("%v", err)
+			}
+			h.advance(d)
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		}
+		user, ok := scriptUsers[f[0]]
+		if !ok || len(f) < 2 {
+			fail("unknown user or no action")
+		}
+		var i *discordgo.Interaction
+		switch {
+		case strings.HasPrefix(f[1], "/"):
+			var opts []option
+			for _, kv := range f[2:] {
+				k, v, _ := strings.Cut(kv, "=")
+				switch {
+				case slices.Contains(intOptions, k):
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						fail("%s is not a number", kv)
+					}
+					opts = append(opts, opt(k, n))
+				case slices.Contains(boolOptions, k):
+					opts = append(opts, opt(k, v == "true"))
+				case slices.Contains(userOptions, k):
+					id, isBot := scriptUsers[strings.TrimPrefix(v, "@")], false
+					switch v {
+					case "@me": // the bot itself
+						id, isBot = "1000000000000000001", true
+					case "@otherbot": // another bot's account
+						id, isBot = "1000000000000000777", true
+					}
+					opts = append(opts, userOpt(k, id, isBot))
+				default:
+					opts = append(opts, opt(k, strings.ReplaceAll(v, "_", " ")))
+				}
+			}
+			perms := int64(0)
+			if f[0] == "mod" {
+				perms = discordgo.PermissionManageMessages
+			}
+			i = interaction(t, "command.json", commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts))
+		case f[1] == "click" || f[1] == "raw":
+			from, want := board, f[len(f)-1]
+			if len(f) == 4 {
+				from = kept[f[2]]
+			}
+			id := want
+			if f[1] == "click" {
+				id = findButton(from, want)
+				if id == "" {
+					fail("no button %q on the board", want)
+				}
+			}
+			i = interaction(t, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id})
+		default:
+			fail("unknown action %q", f[1])
+		}
+		resp := h.bot.Handle(context.Background(), i)
+		checkReply(t, resp)
+		if resp.Data != nil && len(resp.Data.Components) > 0 {
+			board = resp
+		}
+		fmt.Fprintf(&out, "> %s\n%s\n", line, transcribe(resp))
+	}
+	return out.String()
+}
+
+// findButton returns the custom_id of resp's button labelled want or whose
+// custom_id ends with ":"+want.
+func findButton(resp *discordgo.InteractionResponse, want string) string {
+	if resp == nil {
+		return ""
+	}
+	for _, row := range resp.Data.Components {
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			b := c.(discordgo.Button)
+			if b.Label == want || strings.HasSuffix(b.CustomID, ":"+want) {
+				return b.CustomID
+			}
+		}
+	}
+	return ""
+}
+
+// transcribe writes a reply as a reviewer reads it: its kind, who sees it
+// and who it pings, the exact content, its buttons and its files.
+func transcribe(resp *discordgo.InteractionResponse) string {
+	kinds := map[discordgo.InteractionResponseType]string{
+		discordgo.InteractionResponseChannelMessageWithSource: "message",
+		discordgo.InteractionResponseUpdateMessage:            "update",
+	}
+	d := resp.Data
+	seen := "public"
+	if d.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		seen = "ephemeral"
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "< %s, %s, pings %v\n%s\n", kinds[resp.Type], seen, d.AllowedMentions.Users, d.Content)
+	for _, row := range d.Components {
+		var cells []string
+		for _, c := range row.(discordgo.ActionsRow).Components {
+			b := c.(discordgo.Button)
+			label := strings.ReplaceAll(b.Label, emptyCellLabel, "_")
+			if b.Disabled {
+				label = "(" + label + ")"
+			}
+			cells = append(cells, label+" "+b.CustomID)
+		}
+		fmt.Fprintf(&sb, "  [ %s ]\n", strings.Join(cells, " | "))
+	}
+	for _, f := range d.Files {
+		fmt.Fprintf(&sb, "  file %s (%s)\n", f.Name, f.ContentType)
+	}
+	return sb.String()
+}

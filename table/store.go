@@ -1,0 +1,29 @@
+package table
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps tables and results durably. Tables reads a channel's table
+// before every action and writes it back before the caller replies, so
+// nothing a user saw accepted is lost, and several replicas can share one
+// store.
+//
+// Tables are opaque bytes to the store (this package owns their encoding);
+// the version makes each write a compare-and-swap.
+type Store interface {
+	// LoadTable returns the channel's table and its version, or found=false
+	// when the channel has never had one.
+	LoadTable(ctx context.Context, channel string) (data []byte, version int64, found bool, err error)
+	// SaveTable writes the table if the stored version is still version (0:
+	// no table stored yet), stamped at the application's time now, and
+	// records result in the same transaction when it is not nil. It returns
+	// the new version, or saved=false, having changed nothing, when someone
+	// else wrote first.
+	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *Result) (newVersion int64, saved bool, err error)
+	// Tally returns a player's wins, losses and draws within a scope (server).
+	Tally(ctx context.Context, scope, player string) (Tally, error)
+	// Leaderboard returns up to limit players of a scope, best first.
+	Leaderboard(ctx context.Context, scope string, limit int) ([]Tally, error)
+}

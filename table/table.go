@@ -1,0 +1,403 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// Phase is where a channel's table stands.
+type Phase string
+
+const (
+	// Lobby: seats are being filled with /ttt join.
+	Lobby Phase = "lobby"
+	// Playing: every seat is taken and moves are being made.
+	Playing Phase = "playing"
+	// Over: won or drawn; the channel is free and a rematch can start.
+	Over Phase = "over"
+	// Ended: closed by /ttt end or by idle expiry before it finished.
+	Ended Phase = "ended"
+)
+
+// String returns the phase's stored name.
+func (p Phase) String() string { return string(p) }
+
+// Open reports whether the phase holds the channel (lobby or playing).
+func (p Phase) Open() bool { return p == Lobby || p == Playing }
+
+// EndReason is why a game was Ended before it finished.
+type EndReason uint8
+
+// End reasons. NotEnded is every table that was not ended early.
+const (
+	NotEnded EndReason = iota
+	// EndedByPlayer: /ttt end, the creator leaving the lobby, or no people
+	// left to play.
+	EndedByPlayer
+	// Expired: nobody acted for the idle timeout.
+	Expired
+)
+
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired"}
+
+// String returns the stored name: "", "ended" or "expired".
+func (r EndReason) String() string {
+	if int(r) < len(endReasonNames) {
+		return endReasonNames[r]
+	}
+	return fmt.Sprintf("EndReason(%d)", uint8(r))
+}
+
+// MarshalText implements encoding.TextMarshaler with the stored name.
+func (r EndReason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *EndReason) UnmarshalText(text []byte) error {
+	i := slices.Index(endReasonNames[:], string(text))
+	if i < 0 {
+		return fmt.Errorf("unknown end reason %q", text)
+	}
+	*r = EndReason(i)
+	return nil
+}
+
+// Table is one channel's game from lobby to result: everything the store
+// keeps, so a restarted bot (or another replica) picks up exactly here. The
+// game itself is kept as its history and rebuilt with game.Replay.
+type Table struct {
+	Guild     string       `json:"guild"`
+	Channel   string       `json:"channel"`
+	Creator   string       `json:"creator"`
+	Rules     game.Rules   `json:"rules"`
+	Engine    game.Engine  `json:"engine"`
+	Seats     []Seat       `json:"seats"` // join order, which is turn order
+	Phase     Phase        `json:"phase"`
+	Moves     game.History `json:"moves,omitempty"`
+	EndReason EndReason    `json:"end_reason,omitzero"`
+	Number    int          `json:"number"` // games played in this channel, for rematch rotation
+	Created   time.Time    `json:"created"`
+	Updated   time.Time    `json:"updated"`
+	version   int64        // the store's version this table was read at
+	game      *game.Game   // rebuilt from Moves; nil in the lobby
+	result    *Result      // set when the game finished in this action, saved with it
+}
+
+// decode reads a stored table and rebuilds its game.
+func decode(data []byte, version int64) (*Table, error) {
+	t := &Table{}
+	if err := json.Unmarshal(data, t); err != nil {
+		return nil, fmt.Errorf("decode table: %w", err)
+	}
+	t.version = version
+	if len(t.Seats) == t.Rules.Players { // every seat taken: the game started
+		g, err := game.Replay(t.Rules, t.Engine, t.tokens(), t.Moves)
+		if err != nil {
+			return nil, fmt.Errorf("replay table of channel %s: %w", t.Channel, err)
+		}
+		t.game = g
+	}
+	return t, nil
+}
+
+// encode writes the table for the store, with the game's history.
+func (t *Table) encode() ([]byte, error) {
+	if t.game != nil {
+		t.Moves = t.game.AppendMoves(t.Moves[:0])
+	}
+	return json.Marshal(t)
+}
+
+// Game is the table's game, nil in the lobby. Callers read it; moves go
+// through the table's methods.
+func (t *Table) Game() *game.Game { return t.game }
+
+func (t *Table) tokens() []rune {
+	out := make([]rune, len(t.Seats))
+	for i, s := range t.Seats {
+		out[i] = []rune(s.Token)[0]
+	}
+	return out
+}
+
+// FreeToken is the token a new seat gets when it names none.
+func (t *Table) FreeToken() rune { return game.NextFreeToken(t.tokens()) }
+
+// SeatOf returns the seat index of user, or -1.
+func (t *Table) SeatOf(user string) int {
+	return slices.IndexFunc(t.Seats, func(s Seat) bool { return !s.Kind.Computer() && s.User == user })
+}
+
+// New opens a lobby in channel for creator, replacing prev (the channel's
+// last table, or nil), which must not hold an open game.
+func New(prev *Table, guild, channel, creator string, r game.Rules, e game.Engine, now time.Time) (*Table, error) {
+	if prev != nil && prev.Phase.Open() {
+		return nil, ErrGameOpen
+	}
+	t := &Table{
+		Guild: guild, Channel: channel, Creator: creator,
+		Rules: r, Engine: e, Phase: Lobby,
+		Number: 1, Created: now, Updated: now,
+	}
+	if prev != nil {
+		t.version, t.Number = prev.version, prev.Number+1
+	}
+	return t, nil
+}
+
+// Current returns cur when it holds an open game, or why not: the last game
+// is over (game.ErrGameOver), expired (ErrExpired) or there is none
+// (ErrNoGame).
+func Current(cur *Table) (*Table, error) {
+	switch {
+	case cur != nil && cur.Phase == Over:
+		return nil, game.ErrGameOver
+	case cur != nil && cur.Phase == Ended && cur.EndReason == Expired:
+		return nil, ErrExpired
+	case cur == nil || !cur.Phase.Open():
+		return nil, ErrNoGame
+	}
+	return cur, nil
+}
+
+// Join seats user with token tok (0 for the next free token) and starts the
+// game when the last seat fills.
+func (t *Table) Join(user string, tok rune) error {
+	switch {
+	case t.Phase != Lobby:
+		return ErrStarted
+	case t.SeatOf(user) >= 0:
+		return ErrSeated
+	case tok != 0 && slices.ContainsFunc(t.Seats, func(s Seat) bool { return s.Token == string(tok) }):
+		return &TokenTakenError{Token: string(tok), Free: t.FreeToken()}
+	}
+	if tok == 0 {
+		tok = t.FreeToken()
+	}
+	t.Seats = append(t.Seats, Seat{User: user, Token: string(tok)})
+	return t.startIfFull()
+}
+
+// SeatComputer gives the next free seat to the computer of kind k.
+func (t *Table) SeatComputer(k SeatKind) error {
+	if t.Phase != Lobby {
+		return ErrStarted
+	}
+	t.Seats = append(t.Seats, Seat{Kind: k, Token: string(t.FreeToken())})
+	return t.startIfFull()
+}
+
+func (t *Table) startIfFull() error {
+	if len(t.Seats) < t.Rules.Players {
+		return nil
+	}
+	g, err := game.New(t.Rules, t.Engine, t.tokens())
+	if err != nil {
+		return err
+	}
+	t.game = g
+	t.Phase = Playing
+	return nil
+}
+
+// player checks that user can act in the running game and returns their
+// seat. In the lobby it returns the seat (or -1) with a *LobbyError.
+func (t *Table) player(user string) (int, error) {
+	seat := t.SeatOf(user)
+	switch {
+	case t.Phase == Lobby:
+		return seat, &LobbyError{Open: t.Rules.Players - len(t.Seats)}
+	case seat < 0:
+		return seat, ErrNotSeated
+	case t.game.Resigned(seat):
+		return seat, ErrResigned
+	}
+	return seat, nil
+}
+
+// Move plays what user typed (game.Typed notation) and returns the seat
+// that moved and where the token landed.
+func (t *Table) Move(user, typed string) (int, game.Coord, error) {
+	seat, err := t.mover(user)
+	if err != nil {
+		return seat, game.Coord{}, err
+	}
+	m, err := game.Typed{}.Decode(t.game, typed)
+	if err != nil {
+		return seat, game.Coord{}, &PositionError{Rules: t.Rules, Err: err}
+	}
+	return t.Place(user, m.At)
+}
+
+// Place puts user's token at c (under gravity, in c's column) and returns
+// the seat that moved and where the token landed.
+func (t *Table) Place(user string, c game.Coord) (int, game.Coord, error) {
+	seat, err := t.mover(user)
+	if err != nil {
+		return seat, game.Coord{}, err
+	}
+	at, err := t.game.Play(seat, c)
+	if err != nil {
+		return seat, game.Coord{}, &PositionError{Rules: t.Rules, Err: err}
+	}
+	return seat, at, nil
+}
+
+// mover returns user's seat when it is theirs to move.
+func (t *Table) mover(user string) (int, error) {
+	seat, err := t.player(user)
+	if err != nil {
+		return seat, err
+	}
+	if next := t.game.Turn(); seat != next {
+		return seat, &TurnError{Next: t.Seats[next]}
+	}
+	return seat, nil
+}
+
+// PlayComputer makes the computer seat to move play c.
+func (t *Table) PlayComputer(c game.Coord) (int, game.Coord, error) {
+	seat := t.game.Turn()
+	at, err := t.game.Play(seat, c)
+	if err != nil {
+		return seat, at, fmt.Errorf("computer's move %v refused: %w", c, err)
+	}
+	return seat, at, nil
+}
+
+// Resignation is what /ttt resign did: who left, and whether they left a
+// lobby (before the game started) and thereby closed it (its creator).
+type Resignation struct {
+	Seat        Seat
+	LeftLobby   bool
+	ClosedLobby bool
+}
+
+// Resign takes user out of the game; in the lobby it frees their seat, and
+// the creator leaving closes the lobby.
+func (t *Table) Resign(user string) (Resignation, error) {
+	seat, err := t.player(user)
+	if seat >= 0 && t.Phase == Lobby {
+		left := t.Seats[seat]
+		if left.User == t.Creator {
+			t.Phase, t.EndReason = Ended, EndedByPlayer
+			return Resignation{Seat: left, LeftLobby: true, ClosedLobby: true}, nil
+		}
+		t.Seats = append(t.Seats[:seat:seat], t.Seats[seat+1:]...)
+		return Resignation{Seat: left, LeftLobby: true}, nil
+	}
+	if err != nil {
+		return Resignation{}, err
+	}
+	if err := t.game.Resign(seat); err != nil {
+		return Resignation{}, err
+	}
+	return Resignation{Seat: t.Seats[seat]}, nil
+}
+
+// End closes the open game for user, who must be its creator or allowed to
+// manage the channel.
+func (t *Table) End(user string, canManage bool) error {
+	if user != t.Creator && !canManage {
+		return &NotAllowedError{Creator: t.Creator}
+	}
+	t.Phase, t.EndReason = Ended, EndedByPlayer
+	return nil
+}
+
+// Rematch starts the next game of cur's players with the same tokens and
+// rules, seats rotated by one so each player starts in turn. Only a player
+// of the last game may ask.
+func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
+	switch {
+	case cur != nil && cur.Phase.Open():
+		return nil, ErrGameOpen
+	case cur == nil || cur.game == nil:
+		return nil, ErrNoRematch
+	case cur.SeatOf(user) < 0:
+		return nil, ErrNotInLastGame
+	}
+	next := &Table{
+		Guild:   cur.Guild,
+		Channel: cur.Channel,
+		Creator: cur.Creator,
+		Rules:   cur.Rules,
+		Engine:  cur.Engine,
+		Seats:   append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
+		Phase:   Lobby,
+		Number:  cur.Number + 1,
+		Created: now,
+		Updated: now,
+		version: cur.version,
+	}
+	if err := next.startIfFull(); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+// HumansLeft reports whether a person's seat has not resigned.
+func (t *Table) HumansLeft() bool {
+	for i, s := range t.Seats {
+		if !s.Kind.Computer() && !t.game.Resigned(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// EndWithoutHumans ends a game nobody but computers still plays, rather than
+// let them play it out.
+func (t *Table) EndWithoutHumans() { t.Phase, t.EndReason = Ended, EndedByPlayer }
+
+// ComputerToMove returns the kind of the computer seat to move, or false at a
+// person's turn or when play has stopped.
+func (t *Table) ComputerToMove() (SeatKind, bool) {
+	if t.game == nil || t.Phase != Playing || t.game.Over() {
+		return Human, false
+	}
+	k := t.Seats[t.game.Turn()].Kind
+	return k, k.Computer()
+}
+
+// ComputersInARow counts the computer seats due to move before the next
+// person (at least 1), to share a thinking budget between them.
+func (t *Table) ComputersInARow() int {
+	n := 0
+	for i := 0; i < len(t.Seats); i++ {
+		s := (t.game.Turn() + i) % len(t.Seats)
+		if t.game.Resigned(s) {
+			continue
+		}
+		if !t.Seats[s].Kind.Computer() {
+			break
+		}
+		n++
+	}
+	return max(n, 1)
+}
+
+// Seed makes the computer's choices repeatable for the same game and move.
+func (t *Table) Seed() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d/%d", t.Channel, t.Number, t.game.MoveCount())
+	return h.Sum64()
+}
+
+// FinishIfOver moves a table whose game just ended to Over, with its result
+// to be saved alongside.
+func (t *Table) FinishIfOver() {
+	if t.game == nil || !t.game.Over() || t.Phase != Playing {
+		return
+	}
+	t.Phase = Over
+	players := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		players[i] = s.Player()
+	}
+	t.result = &Result{Scope: t.Guild, Players: players, Winner: t.game.Winner(), Rules: t.Rules, Moves: t.game.Filled()}
+}

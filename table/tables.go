@@ -1,0 +1,222 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DefaultIdleTimeout is how long an open game waits for an action before it
+// ends (GAME_IDLE_TIMEOUT's default).
+const DefaultIdleTimeout = 24 * time.Hour
+
+// maxCached bounds the table cache; past it an arbitrary entry is dropped
+// (the store always has the table, the cache only saves a replay).
+const maxCached = 4096
+
+// Options configure Tables.
+type Options struct {
+	Store       Store            // where tables and results live (required)
+	Now         func() time.Time // the application's one clock; nil means time.Now
+	IdleTimeout time.Duration    // an open game with no action this long ends; 0 means DefaultIdleTimeout
+	Logger      *slog.Logger     // nil discards
+}
+
+// Tables runs actions on channels' tables. It is safe for concurrent use:
+// actions in one channel are serialised by that channel's lock, and the
+// store's versioned writes keep several processes from overwriting each
+// other.
+type Tables struct {
+	store Store
+	now   func() time.Time
+	idle  time.Duration
+	log   *slog.Logger
+
+	mu    sync.Mutex
+	locks map[string]*channelLock // one per channel in use
+	cache map[string]*Table       // open tables as last saved or read, at their version
+}
+
+// channelLock serialises actions in one channel; it is dropped from the map
+// when nobody holds or waits for it, so the map stays the size of the
+// channels in use, not of every channel ever seen.
+type channelLock struct {
+	sync.Mutex
+	refs int
+}
+
+// NewTables returns Tables over opt.Store.
+func NewTables(opt Options) *Tables {
+	ts := &Tables{store: opt.Store, now: opt.Now, idle: opt.IdleTimeout, log: opt.Logger,
+		locks: map[string]*channelLock{}, cache: map[string]*Table{}}
+	if ts.now == nil {
+		ts.now = time.Now
+	}
+	if ts.idle <= 0 {
+		ts.idle = DefaultIdleTimeout
+	}
+	if ts.log == nil {
+		ts.log = slog.New(slog.DiscardHandler)
+	}
+	return ts
+}
+
+// Now is the application's clock, the one every time stamp comes from.
+func (ts *Tables) Now() time.Time { return ts.now() }
+
+// Store is the store the tables live in (for standings queries).
+func (ts *Tables) Store() Store { return ts.store }
+
+// Action decides what to do with a channel's table. cur is the current table
+// (nil when the channel never had one). It returns the table to save (nil
+// when nothing changed); it must check everything before it changes anything,
+// and return an error for any refusal.
+type Action func(ctx context.Context, cur *Table) (*Table, error)
+
+// Do runs act under the channel's lock with the channel's freshest table
+// (an open game idle past the timeout has expired first), and saves what act
+// returned before it returns. Tables are shared between actions, so act must
+// take from them everything the caller needs (the reply) before it returns:
+// after the lock is released the next action may change them.
+func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
+	defer ts.lock(channel)()
+	cur, err := ts.load(ctx, channel)
+	if err != nil {
+		return err
+	}
+	if cur != nil && cur.Phase.Open() && ts.now().Sub(cur.Updated) > ts.idle {
+		if err := ts.expire(ctx, cur); err != nil {
+			return err
+		}
+	}
+	next, err := act(ctx, cur)
+	if err != nil {
+		ts.forget(channel) // a refused action changed nothing, but be sure
+		return err
+	}
+	if next == nil {
+		ts.remember(cur) // unchanged: still good at its version
+		return nil
+	}
+	return ts.save(ctx, next)
+}
+
+// Peek runs read under the channel's lock with its current table (nil when
+// none), changing nothing.
+func (ts *Tables) Peek(ctx context.Context, channel string, read func(cur *Table)) error {
+	defer ts.lock(channel)()
+	cur, err := ts.load(ctx, channel)
+	if err != nil {
+		return err
+	}
+	defer ts.remember(cur)
+	read(cur)
+	return nil
+}
+
+// expire ends an open table nobody has touched for the idle timeout.
+func (ts *Tables) expire(ctx context.Context, t *Table) error {
+	t.Phase, t.EndReason = Ended, Expired
+	if err := ts.save(ctx, t); err != nil {
+		return err
+	}
+	ts.log.Info("game expired", "channel", t.Channel, "idle", ts.idle)
+	return nil
+}
+
+// lock takes the channel's lock and returns its release.
+func (ts *Tables) lock(channel string) func() {
+	ts.mu.Lock()
+	l := ts.locks[channel]
+	if l == nil {
+		l = &channelLock{}
+		ts.locks[channel] = l
+	}
+	l.refs++
+	ts.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		ts.mu.Lock()
+		l.refs--
+		if l.refs == 0 {
+			delete(ts.locks, channel)
+		}
+		ts.mu.Unlock()
+	}
+}
+
+// load reads the channel's table from the store. The store is always asked
+// (another replica may have moved); the cache only saves decoding and
+// replaying when the version has not changed.
+func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
+	data, version, found, err := ts.store.LoadTable(ctx, channel)
+	if err != nil || !found {
+		return nil, err
+	}
+	ts.mu.Lock()
+	cached := ts.cache[channel]
+	delete(ts.cache, channel) // the action may change it; it comes back when saved
+	ts.mu.Unlock()
+	if cached != nil && cached.version == version {
+		return cached, nil
+	}
+	return decode(data, version)
+}
+
+// save writes t with a compare-and-swap on the version it was read at, and
+// the result of a game that finished in this action.
+func (ts *Tables) save(ctx context.Context, t *Table) error {
+	t.Updated = ts.now()
+	data, err := t.encode()
+	if err != nil {
+		return err
+	}
+	version, saved, err := ts.store.SaveTable(ctx, t.Channel, t.Guild, data, t.version, t.Updated, t.result)
+	if err != nil {
+		return fmt.Errorf("save table of channel %s: %w", t.Channel, err)
+	}
+	if !saved {
+		return ErrConflict
+	}
+	t.version, t.result = version, nil
+	ts.remember(t)
+	return nil
+}
+
+// remember caches an open table at its version; finished ones are read
+// rarely and are not worth the memory.
+func (ts *Tables) remember(t *Table) {
+	if t == nil {
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if !t.Phase.Open() {
+		delete(ts.cache, t.Channel)
+		return
+	}
+	if _, ok := ts.cache[t.Channel]; !ok && len(ts.cache) >= maxCached {
+		for ch := range ts.cache {
+			delete(ts.cache, ch)
+			break
+		}
+	}
+	ts.cache[t.Channel] = t
+}
+
+func (ts *Tables) forget(channel string) {
+	ts.mu.Lock()
+	delete(ts.cache, channel)
+	ts.mu.Unlock()
+}
+
+// Load returns the channel's table as stored now (nil when none), for tests
+// and tools that only look: another action may change it at any time after.
+func (ts *Tables) Load(ctx context.Context, channel string) (*Table, error) {
+	var t *Table
+	err := ts.Peek(ctx, channel, func(cur *Table) { t = cur })
+	return t, err
+}
