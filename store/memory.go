@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/tttbot/tttbot/table"
 )
@@ -37,7 +36,8 @@ func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bo
 }
 
 // SaveTable implements table.Store.
-func (m *Memory) SaveTable(_ context.Context, channel, _ string, data []byte, version int64, _ time.Time, result *table.Result) (int64, bool, error) {
+func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error) {
+	channel, data, version, result := s.Channel, s.Data, s.Version, s.Result
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tables[channel].version != version {

@@ -81,7 +81,8 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 
 // SaveTable implements table.Store: a compare-and-swap on the version, with the
 // result (if any) in the same transaction, committed before it returns.
-func (s *SQL) SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *table.Result) (int64, bool, error) {
+func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
+	channel, guild, data, version, now, result := save.Channel, save.Guild, save.Data, save.Version, save.Now, save.Result
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, false, fmt.Errorf("save table: %w", err)

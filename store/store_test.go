@@ -19,7 +19,7 @@ import (
 // storeUnderTest is what the suite needs: bot.Store's methods.
 type storeUnderTest interface {
 	LoadTable(ctx context.Context, channel string) ([]byte, int64, bool, error)
-	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *table.Result) (int64, bool, error)
+	SaveTable(ctx context.Context, s table.Save) (int64, bool, error)
 	Tally(ctx context.Context, scope, player string) (table.Tally, error)
 	Leaderboard(ctx context.Context, scope string, limit int) ([]table.Tally, error)
 }
@@ -66,17 +66,17 @@ func TestStore(t *testing.T) {
 				}
 			})
 			t.Run("CompareAndSwap", func(t *testing.T) {
-				v, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":1}`), 0, at, nil)
+				v, ok, err := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(`{"a":1}`), Now: at})
 				if err != nil || !ok || v != 1 {
 					t.Fatalf("first save: %d %v %v", v, ok, err)
 				}
-				if _, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":2}`), 0, at, nil); ok || err != nil {
+				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(`{"a":2}`), Now: at}); ok || err != nil {
 					t.Fatalf("second insert: saved %v err %v", ok, err)
 				}
-				if v, ok, _ = s.SaveTable(ctx, "c1", "g1", []byte(`{"a":3}`), 1, at, nil); !ok || v != 2 {
+				if v, ok, _ = s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(`{"a":3}`), Version: 1, Now: at}); !ok || v != 2 {
 					t.Fatalf("update: %d %v", v, ok)
 				}
-				if _, ok, _ := s.SaveTable(ctx, "c1", "g1", []byte(`{"a":4}`), 1, at, nil); ok {
+				if _, ok, _ := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(`{"a":4}`), Version: 1, Now: at}); ok {
 					t.Fatal("a stale version was saved")
 				}
 				data, version, found, err := s.LoadTable(ctx, "c1")
@@ -91,7 +91,7 @@ func TestStore(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						_, ok, err := s.SaveTable(ctx, "c1", "g1", []byte(fmt.Sprintf(`{"w":%d}`, i)), 2, at, nil)
+						_, ok, err := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(fmt.Sprintf(`{"w":%d}`, i)), Version: 2, Now: at})
 						if err != nil {
 							t.Error(err)
 						}
@@ -116,7 +116,7 @@ func TestStore(t *testing.T) {
 				}
 				version := int64(0)
 				for i, r := range results {
-					v, ok, err := s.SaveTable(ctx, "c-standings", r.Scope, []byte(fmt.Sprint(i)), version, at, &r)
+					v, ok, err := s.SaveTable(ctx, table.Save{Channel: "c-standings", Guild: r.Scope, Data: []byte(fmt.Sprint(i)), Version: version, Now: at, Result: &r})
 					if err != nil || !ok {
 						t.Fatalf("result %d: %v %v", i, ok, err)
 					}
@@ -143,7 +143,7 @@ func TestStore(t *testing.T) {
 			})
 			t.Run("ConflictRecordsNoResult", func(t *testing.T) {
 				r := table.Result{Scope: "g3", Players: []string{"x", "y"}, Winner: 0, Rules: game.Classic()}
-				if _, ok, _ := s.SaveTable(ctx, "c1", "g3", []byte("{}"), 99, at, &r); ok {
+				if _, ok, _ := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g3", Data: []byte("{}"), Version: 99, Now: at, Result: &r}); ok {
 					t.Fatal("stale save succeeded")
 				}
 				if x, _ := s.Tally(ctx, "g3", "x"); x.Games() != 0 {
@@ -161,7 +161,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.SaveTable(ctx, "c", "g", []byte("kept"), 0, at, nil)
+	s.SaveTable(ctx, table.Save{Channel: "c", Guild: "g", Data: []byte("kept"), Now: at})
 	s.Close()
 	s, err = OpenSQLite(ctx, path) // reopening applies nothing twice
 	if err != nil {
@@ -218,7 +218,7 @@ func TestStampsAreTheApplicationsTime(t *testing.T) {
 			ctx := context.Background()
 			past := time.Date(2001, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
 			r := table.Result{Scope: "g", Players: []string{"a", "b"}, Winner: 0, Rules: game.Classic(), Moves: 5}
-			if _, ok, err := s.SaveTable(ctx, "c-clock", "g", []byte("{}"), 0, past, &r); !ok || err != nil {
+			if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c-clock", Guild: "g", Data: []byte("{}"), Now: past, Result: &r}); !ok || err != nil {
 				t.Fatalf("save: %v %v", ok, err)
 			}
 			for _, q := range []string{`SELECT updated_at FROM channel_tables WHERE channel = ?`, `SELECT finished_at FROM results WHERE scope = ?`} {

@@ -16,14 +16,25 @@ type Store interface {
 	// LoadTable returns the channel's table and its version, or found=false
 	// when the channel has never had one.
 	LoadTable(ctx context.Context, channel string) (data []byte, version int64, found bool, err error)
-	// SaveTable writes the table if the stored version is still version (0:
-	// no table stored yet), stamped at the application's time now, and
-	// records result in the same transaction when it is not nil. It returns
-	// the new version, or saved=false, having changed nothing, when someone
-	// else wrote first.
-	SaveTable(ctx context.Context, channel, guild string, data []byte, version int64, now time.Time, result *Result) (newVersion int64, saved bool, err error)
+	// SaveTable writes s.Data if the stored version is still s.Version (0: no
+	// table stored yet), stamped at s.Now, and records s.Result in the same
+	// transaction when it is not nil. It returns the new version, or
+	// saved=false, having changed nothing, when someone else wrote first.
+	// It returns only once the write is durable.
+	SaveTable(ctx context.Context, s Save) (newVersion int64, saved bool, err error)
 	// Tally returns a player's wins, losses and draws within a scope (server).
 	Tally(ctx context.Context, scope, player string) (Tally, error)
 	// Leaderboard returns up to limit players of a scope, best first.
 	Leaderboard(ctx context.Context, scope string, limit int) ([]Tally, error)
+}
+
+// Save is one write of a channel's table: everything that must be durable
+// together, in one transaction, before the action's reply.
+type Save struct {
+	Channel string
+	Guild   string    // the server, "" in a DM
+	Data    []byte    // the encoded table
+	Version int64     // the version Data was read at: the compare-and-swap
+	Now     time.Time // the application's clock at the action
+	Result  *Result   // a game that finished in this action, or nil
 }

@@ -33,7 +33,8 @@ func (m *memStore) LoadTable(_ context.Context, ch string) ([]byte, int64, bool,
 	return d, m.version[ch], ok, nil
 }
 
-func (m *memStore) SaveTable(_ context.Context, ch, _ string, data []byte, version int64, now time.Time, r *Result) (int64, bool, error) {
+func (m *memStore) SaveTable(_ context.Context, s Save) (int64, bool, error) {
+	ch, data, version, now, r := s.Channel, s.Data, s.Version, s.Now, s.Result
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.version[ch] != version {

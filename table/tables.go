@@ -174,7 +174,7 @@ func (ts *Tables) save(ctx context.Context, t *Table) error {
 	if err != nil {
 		return err
 	}
-	version, saved, err := ts.store.SaveTable(ctx, t.Channel, t.Guild, data, t.version, t.Updated, t.result)
+	version, saved, err := ts.store.SaveTable(ctx, Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result})
 	if err != nil {
 		return fmt.Errorf("save table of channel %s: %w", t.Channel, err)
 	}
