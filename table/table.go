@@ -41,11 +41,15 @@ const (
 	EndedByPlayer
 	// Expired: nobody acted for the idle timeout.
 	Expired
+	// TimedOut: the player to move ran out of time and lost (with more than
+	// two players, dropped out); set with the move that ended the game, so
+	// the result says "won on time" and "lost on time".
+	TimedOut
 )
 
-var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired"}
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", TimedOut: "time"}
 
-// String returns the stored name: "", "ended" or "expired".
+// String returns the stored name: "", "ended", "expired" or "time".
 func (r EndReason) String() string {
 	if int(r) < len(endReasonNames) {
 		return endReasonNames[r]
@@ -395,9 +399,5 @@ func (t *Table) FinishIfOver() {
 		return
 	}
 	t.Phase = Over
-	players := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		players[i] = s.Player()
-	}
-	t.result = &Result{Scope: t.Guild, Players: players, Winner: t.game.Winner(), Rules: t.Rules, Moves: t.game.Filled()}
+	t.result = t.newResult()
 }

@@ -1,0 +1,106 @@
+package table
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+func TestKindOf(t *testing.T) {
+	for _, c := range []struct {
+		rules game.Rules
+		want  Kind
+	}{
+		{game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 2}, KindClassic},
+		{game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, KindConnectFour},
+		{game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 3}, KindOther},
+		{game.Rules{Rows: 3, Cols: 3, Win: 3, Gravity: true, Players: 2}, KindOther},
+		{game.Rules{Rows: 6, Cols: 7, Win: 4, Players: 2}, KindOther},
+		{game.Rules{Rows: 15, Cols: 15, Win: 5, Players: 2}, KindOther},
+	} {
+		t.Run(fmt.Sprintf("%v", c.rules), func(t *testing.T) {
+			got := KindOf(c.rules)
+			if got != c.want {
+				t.Fatalf("KindOf = %v, want %v", got, c.want)
+			}
+			if back, ok := ParseKind(got.String()); !ok || back != got {
+				t.Fatalf("ParseKind(%q) = %v %v", got.String(), back, ok)
+			}
+		})
+	}
+	if _, ok := ParseKind("chess"); ok {
+		t.Error("ParseKind accepted an unknown key")
+	}
+}
+
+// play makes a game under r with moves written "seat.row.col" or "seat!".
+func play(tb testing.TB, r game.Rules, record string) *game.Game {
+	tb.Helper()
+	var h game.History
+	if err := h.UnmarshalText([]byte(record)); err != nil {
+		tb.Fatal(err)
+	}
+	g, err := game.Replay(r, game.Fast, []rune("XOABCDEFGH")[:r.Players], h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+func TestPlaces(t *testing.T) {
+	classic := game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 2}
+	three := game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 3}
+	for _, c := range []struct {
+		name     string
+		rules    game.Rules
+		record   string
+		onTime   bool
+		places   []int
+		finishes []Finish
+	}{
+		{"Win", classic, "0.0.0 1.1.0 0.0.1 1.1.1 0.0.2", false, []int{0, 1}, []Finish{FinishWon, FinishLost}},
+		{"Draw", classic, "0.0.0 1.0.1 0.0.2 1.1.1 0.1.0 1.1.2 0.2.1 1.2.0 0.2.2", false, []int{0, 0}, []Finish{FinishDraw, FinishDraw}},
+		{"Resigned", classic, "0.1.1 1!", false, []int{0, 2}, []Finish{FinishWon, FinishResigned}},
+		{"OnTime", classic, "0.1.1 1!", true, []int{0, 2}, []Finish{FinishWonOnTime, FinishLostOnTime}},
+		// Three players: C leaves first, then X wins by a line: X, O, C.
+		{"ThreeLeftThenWin", three, "0.0.0 1.1.0 2! 0.0.1 1.1.1 0.0.2", false, []int{0, 1, 2}, []Finish{FinishWon, FinishLost, FinishResigned}},
+		// Three players: O leaves, the board then fills: X and C tie first.
+		{"ThreeLeftThenDraw", three, "0.0.0 1! 2.0.1 0.0.2 2.1.1 0.1.0 2.1.2 0.2.1 2.2.0 0.2.2", false, []int{0, 2, 0}, []Finish{FinishDraw, FinishResigned, FinishDraw}},
+		// Three players: X leaves, then C: O is last standing, C placed above X.
+		{"ThreeLastStanding", three, "0! 2!", false, []int{3, 0, 2}, []Finish{FinishResigned, FinishWon, FinishResigned}},
+		{"ThreeLastStandingOnTime", three, "0! 2!", true, []int{3, 0, 2}, []Finish{FinishResigned, FinishWonOnTime, FinishLostOnTime}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := play(t, c.rules, c.record)
+			if !g.Over() {
+				t.Fatal("the game is not over")
+			}
+			places, finishes := placesOf(g, c.rules.Players, c.onTime)
+			if fmt.Sprint(places) != fmt.Sprint(c.places) || fmt.Sprint(finishes) != fmt.Sprint(c.finishes) {
+				t.Fatalf("places %v finishes %v, want %v %v", places, finishes, c.places, c.finishes)
+			}
+		})
+	}
+}
+
+func TestResultRatedAndOutcome(t *testing.T) {
+	r := Result{Players: []string{"a", "b", "c"}, Winner: game.NoPlayer, Places: []int{0, 2, 0},
+		Finishes: []Finish{FinishDraw, FinishResigned, FinishDraw}}
+	if !r.Rated() {
+		t.Error("a game between people is not rated")
+	}
+	if got := []Outcome{r.Outcome(0), r.Outcome(1), r.Outcome(2)}; fmt.Sprint(got) != "[draw loss draw]" {
+		t.Errorf("outcomes %v: one who resigned lost", got)
+	}
+	r.Players[2] = "ai:hard"
+	if r.Rated() {
+		t.Error("a game with the computer is rated")
+	}
+	if old := (Result{Players: []string{"a", "b"}}); old.Rated() {
+		t.Error("a result without places is rated")
+	}
+	if got := (Result{Scope: ""}).RatingScopes(); fmt.Sprint(got) != "[*]" {
+		t.Errorf("a DM's game counts in %v", got)
+	}
+}
