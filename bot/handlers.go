@@ -320,29 +320,6 @@ func tokensOf(board string) []rune {
 	return order[:min(len(order), game.MaxPlayers)]
 }
 
-// leaderboardSize is how many players /ttt leaderboard lists.
-const leaderboardSize = 10
-
-func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
-	user := in.User
-	if id, _, ok := in.UserOption(optUser); ok {
-		user = id
-	}
-	t, err := b.tables.Store().Tally(ctx, in.Guild, user)
-	if err != nil {
-		return Response{}, err
-	}
-	return public(statsText(user, t)), nil
-}
-
-func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
-	ts, err := b.tables.Store().Leaderboard(ctx, in.Guild, leaderboardSize)
-	if err != nil {
-		return Response{}, err
-	}
-	return public(leaderboardText(ts)), nil
-}
-
 func (b *Bot) help(context.Context, *Interaction) (Response, error) {
 	return ephemeral(locales.Say("help", nil)), nil
 }

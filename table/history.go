@@ -37,6 +37,20 @@ func (f Finished) Seat(player string) int {
 	return -1
 }
 
+// VisibleTo returns nil when user, acting in guild ("" in a DM) and
+// channel, may see the game (in history, or replayed), else
+// ErrPrivateGame. The rule: a game belongs to the server it was played in
+// and to its players. Anyone in that server (or that DM channel) may see it;
+// its players may see it anywhere; nobody else. A game played in a DM
+// belongs to its channel and players only.
+func (f Finished) VisibleTo(guild, channel, user string) error {
+	r := f.Result
+	if r.Scope != "" && r.Scope == guild || r.Channel == channel || f.Seat(user) >= 0 {
+		return nil
+	}
+	return ErrPrivateGame
+}
+
 // HistoryQuery asks for one page of a player's finished games, newest first.
 type HistoryQuery struct {
 	Player string

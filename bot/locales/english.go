@@ -84,6 +84,44 @@ var english = map[string]string{
 	"leaderboard.title":  "**Leaderboard**",
 	"leaderboard.line":   "{{.N}}. {{.Player}} — {{.Wins}} W · {{.Losses}} L · {{.Draws}} D",
 
+	// Ratings: "rating N" stays the same words in every sentence.
+	"kind.classic":                   "Classic 3×3",
+	"kind.connect4":                  "Connect Four 7×6",
+	"kind.other":                     "Other rules",
+	"stats.rating.server":            "{{.Kind}} in this server: rating {{.Rating}} ({{.Games}} {{.GamesWord}})",
+	"stats.rating.everywhere":        "{{.Kind}} everywhere: rating {{.Rating}} ({{.Games}} {{.GamesWord}})",
+	"stats.rated_games.one":          "rated game",
+	"stats.rated_games.other":        "rated games",
+	"leaderboard.rated.server":       "**Leaderboard: {{.Kind}} in this server**",
+	"leaderboard.rated.everywhere":   "**Leaderboard: {{.Kind}} everywhere**",
+	"leaderboard.rating_line":        "{{.N}}. {{.Player}} — rating {{.Rating}} ({{.Games}} {{.GamesWord}})",
+	"leaderboard.unrated.server":     "No rated games in this server yet: games between people count. Start one with `/ttt new`.",
+	"leaderboard.unrated.everywhere": "No rated games anywhere yet: games between people count. Start one with `/ttt new`.",
+
+	// History and replays.
+	"history.title":           "**Finished games of {{.User}}**, newest first (page {{.Page}}):",
+	"history.line":            "`{{.ID}}` <t:{{.When}}:d> **{{.Result}}** against {{.Opponents}} · {{.Kind}}",
+	"history.separator":       ", ",
+	"history.more.one":        "{{.Count}} more",
+	"history.more.other":      "{{.Count}} more",
+	"history.replay_hint":     "Watch one again with `/ttt replay game:` and its number.",
+	"history.none.server":     "{{.User}} has no finished games in this server yet.",
+	"history.none.everywhere": "{{.User}} has no finished games yet.",
+	"finish.won":              "won",
+	"finish.lost":             "lost",
+	"finish.draw":             "draw",
+	"finish.resigned":         "resigned",
+	"finish.won_on_time":      "won on time",
+	"finish.lost_on_time":     "lost on time",
+	"button.newer":            "Newer",
+	"button.older":            "Older",
+	"replay.title":            "Replay of game `{{.ID}}`, played <t:{{.When}}:d>: {{.Seats}}",
+	"replay.rules.one":        "{{.Rules}} · {{.Count}} move",
+	"replay.rules.other":      "{{.Rules}} · {{.Count}} moves",
+	"replay.won":              "{{.Seat}} won.",
+	"replay.draw":             "It was a draw.",
+	"status.no_replay":        "(Replays come as an animated picture with the gateway connection; this bot answers over HTTP.)",
+
 	// /ttt check: the verdict (seed 004's wording, from game) in a code span,
 	// since its reason may quote what the user typed.
 	"check.verdict": "**{{.Verdict}}**",
@@ -98,7 +136,8 @@ var english = map[string]string{
 		"  Gravity boards: just the column, e.g. `3`; your token drops to the lowest free row (row 0 is the bottom).\n" +
 		"• `/ttt board` shows the board again (after a game: the move list). `/ttt resign` gives up; `/ttt end` closes the game " +
 		"(its creator or anyone who can manage messages); `/ttt rematch` replays with the next player starting.\n" +
-		"• `/ttt check board:XO./.XO/..X` judges a written board. `/ttt stats` and `/ttt leaderboard` show records in this server.\n" +
+		"• `/ttt check board:XO./.XO/..X` judges a written board. `/ttt stats` and `/ttt leaderboard` show records and ratings (games between people count).\n" +
+		"• `/ttt history` lists finished games with their ids; `/ttt replay game:` sends one as an animation.\n" +
 		"The last move is shown as [X]; a winning line as *X*.",
 
 	// Refusals: what was wrong and what to do.
@@ -122,6 +161,10 @@ var english = map[string]string{
 	"refuse.not_in_last_game":   "Only the players of the last game can ask for a rematch. Start your own with `/ttt new`.",
 	"refuse.self_opponent":      "You can't be your own opponent. Pick someone else, or leave `opponent` out and let people `/ttt join`.",
 	"refuse.bot_opponent":       "That's another bot's account; it can't play here. Pick a person, invite me, or use `ai:` to play the computer.",
+	"refuse.unknown_game":       "I know no finished game with that id. `/ttt history` lists games with their ids.",
+	"refuse.no_finished_game":   "No game has finished in this channel yet. Give an id from `/ttt history` with `game:`.",
+	"refuse.private_game":       "That game was played in another server, and you weren't one of its players, so I can't show it here.",
+	"refuse.private_history":    "In a DM, `/ttt history` shows only your own games. Ask in a server to see someone's games there.",
 	"refuse.conflict":           "The board changed while your action was being applied, so nothing was done. Look at the board and try again.",
 	"refuse.stale":              "That board is out of date: the game has moved on since. Use the newest board message, or `/ttt board` to see it again.",
 	"refuse.option.engine":      "That option doesn't work: engine must be fast or compact. See `/ttt help`.",

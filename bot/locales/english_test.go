@@ -11,6 +11,7 @@ var sample = Data{
 	"MaxRow": 2, "MaxCol": 2, "Rules": "3×3", "N": 1, "Seat": "**X** <@1>", "Count": 2, "Creator": "<@1>", "Seats": "a vs b",
 	"Where": "1,2", "User": "<@1>", "Number": 2, "Moves": 5, "RowLo": 0, "RowHi": 9, "ColLo": 0, "ColHi": 9, "Shown": 3,
 	"Wins": 1, "WinsWord": "win", "Losses": 0, "LossesWord": "losses", "Draws": 0, "DrawsWord": "draws", "Games": 1, "GamesWord": "game",
+	"Kind": "Classic 3×3", "Rating": 1000, "ID": 12, "When": 1700000000, "Result": "won", "Opponents": "<@2>", "Page": 1,
 	"Player": "<@1>", "Verdict": "The Winner is X", "Field": "rows", "Reason": "must be 3–100", "Free": "O", "Option": "rows", "Hint": "…",
 }
 

@@ -1,0 +1,99 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/table"
+)
+
+// leaderboardSize is how many players /ttt leaderboard lists.
+const leaderboardSize = 10
+
+// stats is a player's record in this server, then their rating in each kind
+// of game they have rated games in: in this server, and everywhere.
+func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
+	user := in.User
+	if id, _, ok := in.UserOption(optUser); ok {
+		user = id
+	}
+	st := b.tables.Store()
+	t, err := st.Tally(ctx, in.Guild, user)
+	if err != nil {
+		return Response{}, err
+	}
+	lines := []string{statsText(user, t)}
+	for _, scope := range ratingScopes(in.Guild) {
+		ratings, err := st.Ratings(ctx, scope, user)
+		if err != nil {
+			return Response{}, err
+		}
+		key := "stats.rating.server"
+		if scope == table.Everywhere {
+			key = "stats.rating.everywhere"
+		}
+		for _, r := range ratings {
+			lines = append(lines, locales.Say(key, locales.Data{"Kind": kindName(r.Kind), "Rating": r.Display(),
+				"Games": r.Games, "GamesWord": locales.SayN("stats.rated_games", r.Games, nil)}))
+		}
+	}
+	return public(strings.Join(lines, "\n")), nil
+}
+
+// ratingScopes are the scopes stats shows: the server's and everywhere (in
+// a DM only everywhere).
+func ratingScopes(guild string) []string {
+	if guild == "" {
+		return []string{table.Everywhere}
+	}
+	return []string{guild, table.Everywhere}
+}
+
+// leaderboard ranks players by rating in one kind of game (kind:, or the
+// first kind with rated games) in this server or everywhere (scope:).
+func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
+	scope := in.Guild
+	if in.String(optScope) == scopeEverywhere || scope == "" {
+		scope = table.Everywhere
+	}
+	kinds := table.Kinds()
+	if in.Has(optKind) {
+		k, ok := table.ParseKind(in.String(optKind))
+		if !ok {
+			return Response{}, fmt.Errorf("%w: kind %q", ErrUnknown, in.String(optKind)) // Discord offers only the choices
+		}
+		kinds = []table.Kind{k}
+	}
+	for _, k := range kinds {
+		board, err := b.tables.Store().RatingBoard(ctx, scope, k, leaderboardSize)
+		if err != nil {
+			return Response{}, err
+		}
+		if len(board) > 0 {
+			return public(ratingBoardText(scope, k, board)), nil
+		}
+	}
+	key := "leaderboard.unrated.server"
+	if scope == table.Everywhere {
+		key = "leaderboard.unrated.everywhere"
+	}
+	return public(locales.Say(key, nil)), nil
+}
+
+func ratingBoardText(scope string, k table.Kind, board []table.Standing) string {
+	key := "leaderboard.rated.server"
+	if scope == table.Everywhere {
+		key = "leaderboard.rated.everywhere"
+	}
+	lines := []string{locales.Say(key, locales.Data{"Kind": kindName(k)})}
+	for i, s := range board {
+		lines = append(lines, locales.Say("leaderboard.rating_line", locales.Data{"N": i + 1, "Player": playerName(s.Player),
+			"Rating": s.Display(), "Games": s.Games, "GamesWord": locales.SayN("stats.rated_games", s.Games, nil)}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// kindName is a kind of game as players read it.
+func kindName(k table.Kind) string { return locales.Say("kind."+k.String(), nil) }
