@@ -29,8 +29,11 @@ type migration struct {
 
 // loadMigrations reads the dialect's migrations in version order. Files are
 // named NNNN_description.sql.
-func loadMigrations(dir string) ([]migration, error) {
-	entries, err := fs.ReadDir(migrations, dir)
+func loadMigrations(dir string) ([]migration, error) { return loadMigrationsFrom(migrations, dir) }
+
+// loadMigrationsFrom reads the migrations in dir of fsys.
+func loadMigrationsFrom(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +44,7 @@ func loadMigrations(dir string) ([]migration, error) {
 		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
 			return nil, fmt.Errorf("migration %s: want NNNN_name.sql", e.Name())
 		}
-		body, err := fs.ReadFile(migrations, path.Join(dir, e.Name()))
+		body, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +65,12 @@ func loadMigrations(dir string) ([]migration, error) {
 // transaction (serialised across processes on PostgreSQL), and refuses a
 // database whose schema is newer than this binary knows.
 func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
-	ms, err := loadMigrations(d.dir)
+	return migrateFrom(ctx, db, d, migrations)
+}
+
+// migrateFrom is migrate with the migrations read from fsys.
+func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, error) {
+	ms, err := loadMigrationsFrom(fsys, d.dir)
 	if err != nil {
 		return 0, err
 	}

@@ -104,3 +104,55 @@ func TestResultRatedAndOutcome(t *testing.T) {
 		t.Errorf("a DM's game counts in %v", got)
 	}
 }
+
+// TestResultOfAFinishedTable: the result a table saves holds what history,
+// replays and ratings need.
+func TestResultOfAFinishedTable(t *testing.T) {
+	ts, st, _ := mustTables(t)
+	open(t, ts, "c")
+	for i, typed := range []string{"0,0", "1,0", "0,1", "1,1", "0,2"} {
+		if err := move(ts, "c", []string{"alice", "bob"}[i%2], typed); err != nil {
+			t.Fatalf("move %s: %v", typed, err)
+		}
+	}
+	if len(st.results) != 1 {
+		t.Fatalf("%d results", len(st.results))
+	}
+	r := st.results[0]
+	text, _ := r.Record.MarshalText()
+	if r.Scope != "g" || r.Channel != "c" || fmt.Sprint(r.Players) != "[alice bob]" || fmt.Sprint(r.Tokens) != "[X O]" ||
+		string(text) != "0.0.0 1.1.0 0.0.1 1.1.1 0.0.2" || fmt.Sprint(r.Places) != "[0 1]" ||
+		fmt.Sprint(r.Finishes) != "[won lost]" || r.Reason != NotEnded || !r.Rated() || r.Kind() != KindClassic {
+		t.Fatalf("result %+v", r)
+	}
+	g, err := (Finished{Result: r}).Game()
+	if err != nil || g.Winner() != 0 || g.MoveCount() != 5 {
+		t.Fatalf("rebuilt game: %v", err)
+	}
+}
+
+func TestVisibleTo(t *testing.T) {
+	f := Finished{Result: Result{Scope: "g1", Channel: "c1", Players: []string{"ann", "ben"}}}
+	dm := Finished{Result: Result{Scope: "", Channel: "dm1", Players: []string{"ann", "ben"}}}
+	for _, c := range []struct {
+		name                 string
+		f                    Finished
+		guild, channel, user string
+		ok                   bool
+	}{
+		{"SameServer", f, "g1", "c2", "cat", true},
+		{"PlayerElsewhere", f, "g2", "c9", "ben", true},
+		{"PlayerInADM", f, "", "dm7", "ann", true},
+		{"OtherServer", f, "g2", "c9", "cat", false},
+		{"StrangerInAnotherDM", dm, "", "dm2", "cat", false},
+		{"SameDMChannel", dm, "", "dm1", "cat", true},
+		{"DMGameInAServer", dm, "g1", "c1", "cat", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.f.VisibleTo(c.guild, c.channel, c.user)
+			if (err == nil) != c.ok || err != nil && err != ErrPrivateGame {
+				t.Fatalf("VisibleTo = %v, want ok %v", err, c.ok)
+			}
+		})
+	}
+}
