@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tttbot/tttbot/rating"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -117,35 +116,23 @@ func sortStandings(ts []table.Tally) {
 
 // rate moves the ratings of r's players by one game in each of its scopes.
 func (m *Memory) rate(r *table.Result) error {
-	type update struct {
-		key ratingKey
-		to  rating.Rating
-	}
-	var updates []update
+	var updates []table.Standing
 	for _, scope := range r.RatingScopes() {
-		cur := make([]rating.Rating, len(r.Players))
+		cur := make([]table.Standing, len(r.Players))
 		for i, p := range r.Players {
-			cur[i] = table.NewRating()
+			cur[i] = table.NewStanding(scope, r.Kind(), p)
 			if st := m.ratings[ratingKey{scope, r.Kind(), p}]; st != nil {
-				cur[i] = st.Rating
+				cur[i] = *st
 			}
 		}
 		next, err := r.Rate(cur)
 		if err != nil {
 			return err
 		}
-		for i, p := range r.Players {
-			updates = append(updates, update{ratingKey{scope, r.Kind(), p}, next[i]})
-		}
+		updates = append(updates, next...)
 	}
-	for _, u := range updates {
-		st := m.ratings[u.key]
-		if st == nil {
-			st = &table.Standing{Scope: u.key.scope, Kind: u.key.kind, Player: u.key.player}
-			m.ratings[u.key] = st
-		}
-		st.Rating = u.to
-		st.Games++
+	for _, st := range updates { // only once every scope is rated: a failure changes nothing
+		m.ratings[ratingKey{st.Scope, st.Kind, st.Player}] = &st
 	}
 	return nil
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tttbot/tttbot/game"
-	"github.com/tttbot/tttbot/rating"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -67,19 +65,19 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, scope string, r *table.Resul
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(r.Players[a], r.Players[b]) })
-	fresh := table.NewRating()
 	lock := ""
 	if s.d.dollars { // PostgreSQL
 		lock = " FOR UPDATE"
 	}
-	cur := make([]rating.Rating, len(r.Players))
+	cur := make([]table.Standing, len(r.Players))
 	for _, i := range order {
+		cur[i] = table.NewStanding(scope, r.Kind(), r.Players[i])
 		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
-			ON CONFLICT (scope, kind, player) DO NOTHING`), scope, kind, r.Players[i], fresh.Mu, fresh.Sigma); err != nil {
+			ON CONFLICT (scope, kind, player) DO NOTHING`), scope, kind, r.Players[i], cur[i].Rating.Mu, cur[i].Rating.Sigma); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND player = ?`+lock),
-			scope, kind, r.Players[i]).Scan(&cur[i].Mu, &cur[i].Sigma); err != nil {
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`+lock),
+			scope, kind, r.Players[i]).Scan(&cur[i].Rating.Mu, &cur[i].Rating.Sigma, &cur[i].Games); err != nil {
 			return err
 		}
 	}
@@ -88,8 +86,8 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, scope string, r *table.Resul
 		return err
 	}
 	for _, i := range order {
-		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE ratings SET mu = ?, sigma = ?, games = games + 1 WHERE scope = ? AND kind = ? AND player = ?`),
-			next[i].Mu, next[i].Sigma, scope, kind, r.Players[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`),
+			next[i].Rating.Mu, next[i].Rating.Sigma, next[i].Games, scope, kind, r.Players[i]); err != nil {
 			return err
 		}
 	}
@@ -259,7 +257,7 @@ func (s *SQL) FinishedGame(ctx context.Context, id int64) (table.Finished, bool,
 		return f, false, fmt.Errorf("finished game %d: %w", id, err)
 	}
 	defer rows.Close()
-	r.Winner = game.NoPlayer
+	r.Winner = table.NoWinner
 	for rows.Next() {
 		var player, outcome, finish string
 		var place int

@@ -18,9 +18,6 @@ func ratingModel() rating.Model {
 	return m
 }
 
-// NewRating is a player's rating before their first rated game.
-func NewRating() rating.Rating { return ratingModel().New() }
-
 // Standing is a player's rating in one kind of game within one scope.
 type Standing struct {
 	Scope  string // a server's ID, or Everywhere
@@ -42,10 +39,29 @@ func (r Result) RatingScopes() []string {
 	return []string{r.Scope, Everywhere}
 }
 
-// Rate returns the players' ratings after the game r, from their ratings
-// before it (cur, in seat order). A store calls it inside the transaction
-// that records r, having read cur in that transaction, so each rating moves
-// exactly once a game.
-func (r Result) Rate(cur []rating.Rating) ([]rating.Rating, error) {
-	return ratingModel().Rate(cur, r.Places)
+// NewStanding is a player's standing before their first rated game of kind
+// in scope.
+func NewStanding(scope string, kind Kind, player string) Standing {
+	return Standing{Scope: scope, Kind: kind, Player: player, Rating: ratingModel().New()}
+}
+
+// Rate returns the players' standings after the game r, from their
+// standings before it (cur, in seat order): new ratings, one more game. A
+// store calls it inside the transaction that records r, having read cur in
+// that transaction, so each rating moves exactly once a game.
+func (r Result) Rate(cur []Standing) ([]Standing, error) {
+	before := make([]rating.Rating, len(cur))
+	for i, st := range cur {
+		before[i] = st.Rating
+	}
+	after, err := ratingModel().Rate(before, r.Places)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Standing, len(cur))
+	for i, st := range cur {
+		st.Rating, st.Games = after[i], st.Games+1
+		out[i] = st
+	}
+	return out, nil
 }

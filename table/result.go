@@ -30,6 +30,9 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
 
+// NoWinner is Result.Winner of a draw.
+const NoWinner = game.NoPlayer
+
 // Result is how a finished game ended, kept for standings, ratings, history
 // and replays. Players are opaque IDs (Discord user IDs, or "ai:<level>" for
 // the computer) and Scope groups results into one table of standings (the
@@ -39,7 +42,7 @@ type Result struct {
 	Channel string   // where it was played: /ttt replay's default is the channel's last game
 	Players []string // in seat order
 	Tokens  []string // the seats' tokens, in seat order
-	Winner  int      // index into Players, or game.NoPlayer for a draw
+	Winner  int      // index into Players, or NoWinner for a draw
 	Rules   game.Rules
 	Moves   int          // placements made
 	Record  game.History // every move, resignations included, to replay the game
