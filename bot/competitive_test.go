@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -272,4 +273,16 @@ func TestReplay(t *testing.T) {
 	}
 	refused(t, dm("history", userOpt("user", alice, false)), "only your own games")
 	refused(t, dm("replay", opt("game", "abc")), "no finished game")
+}
+
+// TestHistoryLineOnTime: a game the clock ended reads "won on time" and
+// "lost on time" (the clock sets the result's Reason after it is made).
+func TestHistoryLineOnTime(t *testing.T) {
+	f := table.Finished{ID: 7, Result: table.Result{Players: []string{alice, bob}, Winner: 0, Rules: game.Classic(),
+		Places: []int{0, 2}, Finishes: []table.Finish{table.FinishWon, table.FinishResigned}, Reason: table.OnTime}}
+	for user, want := range map[string]string{alice: "**won on time** against <@" + bob + ">", bob: "**lost on time** against <@" + alice + ">"} {
+		if got := historyLine(f, user); !strings.Contains(got, want) {
+			t.Errorf("%s's line %q lacks %q", user, got, want)
+		}
+	}
 }

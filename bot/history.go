@@ -83,10 +83,7 @@ func (b *Bot) historyPage(ctx context.Context, in *Interaction, user string, off
 func historyLine(f table.Finished, user string) string {
 	r := f.Result
 	seat := f.Seat(user)
-	finish := table.FinishLost
-	if seat >= 0 && seat < len(r.Finishes) {
-		finish = r.Finishes[seat]
-	}
+	finish := r.Finish(seat)
 	var names []string
 	for i, p := range r.Players {
 		if i != seat {

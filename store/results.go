@@ -29,10 +29,7 @@ func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *ta
 		return fmt.Errorf("record result: %w", err)
 	}
 	for i, p := range r.Players {
-		finish, place := "", 0
-		if i < len(r.Finishes) {
-			finish = r.Finishes[i].String()
-		}
+		finish, place := r.Finish(i).String(), 0
 		if i < len(r.Places) {
 			place = r.Places[i]
 		}

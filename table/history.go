@@ -74,7 +74,7 @@ func (t *Table) newResult() *Result {
 	for i, s := range t.Seats {
 		r.Players[i], r.Tokens[i] = s.Player(), s.Token
 	}
-	r.Places, r.Finishes = placesOf(g, n, t.EndReason == TimedOut)
+	r.Places, r.Finishes = placesOf(g, n, t.EndReason == OnTime)
 	return r
 }
 

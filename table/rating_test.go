@@ -156,3 +156,25 @@ func TestVisibleTo(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishOnTime: a Reason of OnTime set after the result was made (as the
+// clock does, after FinishIfOver) still reads as won and lost on time, for
+// the last player to leave only; finishes already on time stay as they are.
+func TestFinishOnTime(t *testing.T) {
+	three := game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 3}
+	g := play(t, three, "0! 2!") // X leaves, then C runs out: O wins
+	places, finishes := placesOf(g, 3, false)
+	r := Result{Players: []string{"a", "b", "c"}, Winner: g.Winner(), Places: places, Finishes: finishes, Reason: OnTime}
+	if got := []Finish{r.Finish(0), r.Finish(1), r.Finish(2)}; fmt.Sprint(got) != "[resigned won_on_time lost_on_time]" {
+		t.Fatalf("finishes %v", got)
+	}
+	r.Finishes = []Finish{r.Finish(0), r.Finish(1), r.Finish(2)} // as stored and read back
+	if got := []Finish{r.Finish(0), r.Finish(1), r.Finish(2)}; fmt.Sprint(got) != "[resigned won_on_time lost_on_time]" {
+		t.Fatalf("read back: %v", got)
+	}
+	r.Reason = NotEnded
+	r.Finishes = finishes
+	if got := r.Finish(2); got != FinishResigned {
+		t.Fatalf("without a clock: %v", got)
+	}
+}

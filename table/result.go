@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tttbot/tttbot/game"
@@ -52,7 +53,8 @@ type Result struct {
 	// the earlier they left the lower. Nil in results stored before places
 	// were kept.
 	Places []int
-	// Finishes says how the game ended for each player, in seat order.
+	// Finishes says how the game ended for each player, in seat order; read
+	// them through Finish, which applies Reason.
 	Finishes []Finish
 	// Reason is the table's EndReason when the game finished: NotEnded for a
 	// game played to its end (a line, a full board, the last one standing).
@@ -72,6 +74,32 @@ func (r Result) Outcome(i int) Outcome {
 		return Win
 	}
 	return Loss
+}
+
+// Finish says how the game ended for the player at index i. With Reason
+// OnTime (which may be set after Finishes were written) the game ended
+// because the last player to leave ran out of time: they lost on time and
+// the winner won on time.
+func (r Result) Finish(i int) Finish {
+	if i < 0 || i >= len(r.Finishes) {
+		return FinishLost
+	}
+	f := r.Finishes[i]
+	if r.Reason != OnTime || slices.Contains(r.Finishes, FinishLostOnTime) { // not on time, or already said
+		return f
+	}
+	switch f {
+	case FinishWon:
+		return FinishWonOnTime
+	case FinishResigned: // the last to leave has the best place of those who left
+		for j, g := range r.Finishes {
+			if g == FinishResigned && j < len(r.Places) && i < len(r.Places) && r.Places[j] < r.Places[i] {
+				return f
+			}
+		}
+		return FinishLostOnTime
+	}
+	return f
 }
 
 // Kind is the kind of game the result is rated under.

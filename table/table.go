@@ -30,7 +30,8 @@ func (p Phase) String() string { return string(p) }
 // Open reports whether the phase holds the channel (lobby or playing).
 func (p Phase) Open() bool { return p == Lobby || p == Playing }
 
-// EndReason is why a game was Ended before it finished.
+// EndReason is why a game was Ended before it finished, or OnTime: it
+// finished because the player to move ran out of time.
 type EndReason uint8
 
 // End reasons. NotEnded is every table that was not ended early.
@@ -41,15 +42,14 @@ const (
 	EndedByPlayer
 	// Expired: nobody acted for the idle timeout.
 	Expired
-	// TimedOut: the player to move ran out of time and lost (with more than
-	// two players, dropped out); set with the move that ended the game, so
-	// the result says "won on time" and "lost on time".
-	TimedOut
+	// OnTime: the player to move ran out of time on a clock, and that ended
+	// the game (Phase Over, with a winner).
+	OnTime
 )
 
-var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", TimedOut: "time"}
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", OnTime: "on_time"}
 
-// String returns the stored name: "", "ended", "expired" or "time".
+// String returns the stored name: "", "ended", "expired" or "on_time".
 func (r EndReason) String() string {
 	if int(r) < len(endReasonNames) {
 		return endReasonNames[r]

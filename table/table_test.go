@@ -211,7 +211,7 @@ func TestLocksAndCacheDoNotGrow(t *testing.T) {
 func TestEnumStrings(t *testing.T) {
 	for got, want := range map[fmt.Stringer]string{Human: "human", ComputerEasy: "easy", ComputerHard: "hard",
 		Win: "win", Loss: "loss", Draw: "draw", Expired: "expired", EndedByPlayer: "ended", Playing: "playing",
-		TimedOut: "time", KindClassic: "classic", KindConnectFour: "connect4", KindOther: "other", FinishWonOnTime: "won_on_time", FinishResigned: "resigned"} {
+		OnTime: "on_time", KindClassic: "classic", KindConnectFour: "connect4", KindOther: "other", FinishWonOnTime: "won_on_time", FinishResigned: "resigned"} {
 		if got.String() != want {
 			t.Errorf("%#v.String() = %q, want %q", got, got.String(), want)
 		}
