@@ -56,8 +56,9 @@ type Result struct {
 	// Finishes says how the game ended for each player, in seat order; read
 	// them through Finish, which applies Reason.
 	Finishes []Finish
-	// Reason is the table's EndReason when the game finished: NotEnded for a
-	// game played to its end (a line, a full board, the last one standing).
+	// Reason is how the game finished: NotEnded when played to its end (a
+	// line, a full board, the last one standing), OnTime when the last
+	// player to leave ran out of time.
 	Reason EndReason
 }
 
