@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/rating"
 )
 
 func TestKindOf(t *testing.T) {
@@ -176,5 +177,27 @@ func TestFinishOnTime(t *testing.T) {
 	r.Finishes = finishes
 	if got := r.Finish(2); got != FinishResigned {
 		t.Fatalf("without a clock: %v", got)
+	}
+}
+
+// TestAWinNeverLowersTheFigure: with LimitSigma, a settled player who keeps
+// beating a far weaker settled one sees their figure rise every time (under
+// the default model's Tau, which widens Sigma before each game, Ordinal
+// drops a little: rating's ExampleModel_limitSigma).
+func TestAWinNeverLowersTheFigure(t *testing.T) {
+	r := Result{Players: []string{"strong", "weak"}, Places: []int{0, 1}}
+	strong := NewStanding("*", KindClassic, "strong")
+	strong.Rating = rating.Rating{Mu: 40, Sigma: 1}
+	for i := range 100 {
+		weak := NewStanding("*", KindClassic, "weak")
+		weak.Rating = rating.Rating{Mu: 10, Sigma: 1}
+		next, err := r.Rate([]Standing{strong, weak})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next[0].Rating.Ordinal() <= strong.Rating.Ordinal() || next[0].Display() < strong.Display() || next[0].Games != i+1 {
+			t.Fatalf("win %d: %v → %v (figure %d → %d), games %d", i+1, strong.Rating, next[0].Rating, strong.Display(), next[0].Display(), next[0].Games)
+		}
+		strong = next[0]
 	}
 }
