@@ -1,0 +1,272 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tttbot/tttbot/table"
+)
+
+// Group commit. One goroutine (write) owns the write connection. Every
+// durable write (a table save, a first delivery, a readiness probe) is an op
+// put on the queue; the writer takes whatever queued while the last COMMIT
+// was flushing, runs it in one transaction with a SAVEPOINT per op, COMMITs
+// once (the one fsync), and only then answers each op. No timer: a lone
+// write goes at once, and under load batches grow by themselves.
+//
+// Hooks for other files: whatever else a save makes durable (results,
+// ratings, deadlines) is written by saveExtras, called inside the save's
+// savepoint after its compare-and-swap won, with the batch's *sql.Tx. Such
+// functions must only run statements on that tx (never Commit or Rollback
+// it); an error they return rolls back that save alone and becomes its
+// answer.
+
+// maxBatch bounds one transaction: enough to cover every channel that can
+// be waiting at once, small enough that one COMMIT never holds the write
+// lock for long.
+const maxBatch = 256
+
+// batchWithin bounds one batch's statements: callers wait past their own
+// contexts (their save may commit), so the writer needs its own bound.
+const batchWithin = 30 * time.Second
+
+// pruneEvery is how often the writer deletes handled interaction IDs older
+// than keepDeliveries.
+const pruneEvery = 10 * time.Minute
+
+// keepDeliveries is how long an interaction ID is remembered. Discord
+// answers an interaction only within 3 s and its token lives 15 minutes; it
+// does not redeliver one a day later, and a signature older than five
+// minutes is refused anyway (bot/httpapi), so a replay cannot come later.
+const keepDeliveries = 24 * time.Hour
+
+// ErrClosed is returned by writes after Close.
+var ErrClosed = errors.New("store: closed")
+
+type opKind int
+
+const (
+	opSave     opKind = iota // a table save
+	opDelivery               // FirstDelivery: record an interaction ID
+	opProbe                  // Ready: prove the store still writes
+)
+
+// writeOp is one durable write waiting for its COMMIT.
+type writeOp struct {
+	kind opKind
+	save table.Save // opSave
+	id   string     // opDelivery
+	now  time.Time  // opDelivery
+	out  writeResult
+	done chan writeResult // buffered 1: the answer, sent after COMMIT
+}
+
+type writeResult struct {
+	version int64 // opSave: the new version
+	ok      bool  // opSave: the swap won; opDelivery: first delivery
+	err     error
+}
+
+// do hands op to the writer and waits for its answer. Once op is queued,
+// the caller waits for the answer even past ctx: the write may commit, and
+// the bot must not say nothing changed when something did.
+//
+// A readiness probe (wait=false) is no user's action: it gives up at ctx.
+func (s *SQL) do(ctx context.Context, op *writeOp, wait bool) writeResult {
+	op.done = make(chan writeResult, 1)
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return writeResult{err: ErrClosed}
+	}
+	select {
+	case s.queue <- op:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return writeResult{err: ctx.Err()}
+	}
+	s.mu.RUnlock()
+	if !wait {
+		select {
+		case r := <-op.done:
+			return r
+		case <-ctx.Done():
+			return writeResult{err: ctx.Err()}
+		}
+	}
+	return <-op.done
+}
+
+// write is the writer goroutine: it drains the queue in batches until
+// Close closes it.
+func (s *SQL) write() {
+	defer close(s.stopped)
+	batch := make([]*writeOp, 0, maxBatch)
+	for first := range s.queue {
+		batch = append(batch[:0], first)
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case op, ok := <-s.queue:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, op)
+			default:
+				break drain
+			}
+		}
+		s.runBatch(batch)
+		clear(batch) // let the answered ops go
+	}
+}
+
+// runBatch commits batch and answers every op in it. A batch that failed
+// before its COMMIT was sent committed nothing, so it is retried once on a
+// fresh connection (a PostgreSQL backend terminated under a pooled
+// connection costs no request); a failed COMMIT is not retried, since it may
+// have landed.
+func (s *SQL) runBatch(batch []*writeOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchWithin)
+	defer cancel()
+	sent, err := s.commitBatch(ctx, batch)
+	if err != nil && !sent {
+		_, err = s.commitBatch(ctx, batch)
+	}
+	s.health.record(err, batch)
+	for _, op := range batch {
+		if err != nil {
+			op.out = writeResult{err: err}
+		}
+		op.done <- op.out
+	}
+}
+
+// commitBatch runs batch in one transaction on the write connection.
+// sentCommit says whether COMMIT was attempted. After any failure, the
+// connection is discarded, so the next batch opens a fresh one: a SQLite
+// file made writable again, or a PostgreSQL backend restarted, is picked up
+// without restarting the bot.
+func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp) (sentCommit bool, err error) {
+	conn, err := s.wdb.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: write connection: %w", err)
+	}
+	failed := false
+	defer func() {
+		if err != nil || failed {
+			conn.Raw(func(any) error { return driver.ErrBadConn }) // close it, not pool it
+		}
+		conn.Close()
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	var newest time.Time
+	for _, op := range batch {
+		if err := s.inSavepoint(ctx, tx, func() error { op.out = s.apply(ctx, tx, op); return op.out.err }); err != nil {
+			return false, err
+		}
+		failed = failed || op.out.err != nil
+		if op.kind == opDelivery && op.now.After(newest) {
+			newest = op.now
+		}
+	}
+	if !newest.IsZero() && newest.Sub(s.pruned) > pruneEvery {
+		if err := s.inSavepoint(ctx, tx, func() error { return s.prune(ctx, tx, newest) }); err != nil {
+			return false, err
+		}
+		s.pruned = newest
+	}
+	if s.beforeCommit != nil {
+		s.beforeCommit(len(batch))
+	}
+	if err := tx.Commit(); err != nil {
+		return true, fmt.Errorf("store: commit: %w", err)
+	}
+	s.commits.Add(1)
+	return true, nil
+}
+
+// inSavepoint runs f inside a savepoint: when f fails, only its own writes
+// roll back and the batch goes on. The error returned is the savepoint's
+// own (the transaction is broken); f's error is f's to report.
+func (s *SQL) inSavepoint(ctx context.Context, tx *sql.Tx, f func() error) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+		return fmt.Errorf("store: savepoint: %w", err)
+	}
+	if f() != nil {
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT op"); err != nil {
+			return fmt.Errorf("store: rollback to savepoint: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT op"); err != nil {
+		return fmt.Errorf("store: release savepoint: %w", err)
+	}
+	return nil
+}
+
+// apply runs one op's statements on tx.
+func (s *SQL) apply(ctx context.Context, tx *sql.Tx, op *writeOp) writeResult {
+	switch op.kind {
+	case opSave:
+		return s.saveInTx(ctx, tx, op.save)
+	case opDelivery:
+		res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
+			op.id, s.d.stamp(op.now))
+		if err != nil {
+			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
+		}
+		return writeResult{ok: n == 1}
+	case opProbe:
+		_, err := tx.ExecContext(ctx, `INSERT INTO store_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = store_probe.probes + 1`)
+		if err != nil {
+			return writeResult{err: fmt.Errorf("write probe: %w", err)}
+		}
+		return writeResult{ok: true}
+	}
+	return writeResult{err: fmt.Errorf("store: unknown op %d", op.kind)}
+}
+
+// saveInTx is one table save inside the batch: the compare-and-swap on the
+// version, then, if it won, saveExtras. A lost swap is this save's answer
+// (ok=false), not an error.
+func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeResult {
+	var res sql.Result
+	var err error
+	if save.Version == 0 {
+		res, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO channel_tables (channel, guild, data, version, updated_at)
+			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`), save.Channel, save.Guild, save.Data, s.d.stamp(save.Now))
+	} else {
+		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`), save.Data, save.Guild, s.d.stamp(save.Now), save.Channel, save.Version)
+	}
+	if err != nil {
+		return writeResult{err: fmt.Errorf("save table: %w", err)}
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return writeResult{err: fmt.Errorf("save table: %w", err)}
+	} else if n == 0 {
+		return writeResult{} // someone else wrote first
+	}
+	if err := s.saveExtras(ctx, tx, save); err != nil {
+		return writeResult{err: err}
+	}
+	return writeResult{version: save.Version + 1, ok: true}
+}
+
+// prune forgets interaction IDs handled more than keepDeliveries before now.
+func (s *SQL) prune(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	_, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM handled_interactions WHERE handled_at < ?`), s.d.stamp(now.Add(-keepDeliveries)))
+	return err
+}
