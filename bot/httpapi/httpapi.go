@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -36,6 +35,7 @@ type Options struct {
 	PublicKey ed25519.PublicKey // nil: only /healthz and /metrics are served
 	Logger    *slog.Logger
 	Now       func() time.Time // nil means time.Now
+	Ready     Readier          // /healthz answers 503 while it reports an error; nil: always ready
 }
 
 // NewHandler serves Discord's HTTP interactions endpoint on
@@ -49,10 +49,7 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 		opt.Now = time.Now
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
+	mux.Handle("GET /healthz", healthz(opt.Ready))
 	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
 		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})
