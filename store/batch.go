@@ -1,11 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tttbot/tttbot/table"
@@ -53,14 +56,16 @@ const (
 	opSave     opKind = iota // a table save
 	opDelivery               // FirstDelivery: record an interaction ID
 	opProbe                  // Ready: prove the store still writes
+	opFunc                   // inBatch: any other write
 )
 
 // writeOp is one durable write waiting for its COMMIT.
 type writeOp struct {
 	kind opKind
-	save table.Save // opSave
-	id   string     // opDelivery
-	now  time.Time  // opDelivery
+	save table.Save                                  // opSave
+	id   string                                      // opDelivery
+	now  time.Time                                   // opDelivery
+	f    func(ctx context.Context, tx *sql.Tx) error // opFunc
 	out  writeResult
 	done chan writeResult // buffered 1: the answer, sent after COMMIT
 }
@@ -69,6 +74,14 @@ type writeResult struct {
 	version int64 // opSave: the new version
 	ok      bool  // opSave: the swap won; opDelivery: first delivery
 	err     error
+}
+
+// key is the row op writes.
+func (op *writeOp) key() string {
+	if op.kind == opSave {
+		return op.save.Channel
+	}
+	return op.id
 }
 
 // do hands op to the writer and waits for its answer. Once op is queued,
@@ -140,6 +153,12 @@ func (s *SQL) write() {
 func (s *SQL) runBatch(batch []*writeOp) {
 	ctx, cancel := context.WithTimeout(context.Background(), batchWithin)
 	defer cancel()
+	// Rows are locked in one order, whichever replica writes: two batches on
+	// one PostgreSQL cannot deadlock over channels or interaction IDs.
+	// Stable, so saves of one channel keep their arrival order.
+	slices.SortStableFunc(batch, func(a, b *writeOp) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.key(), b.key()))
+	})
 	sent, err := s.commitBatch(ctx, batch, false)
 	if errors.Is(err, errOpFailed) {
 		sent, err = s.commitBatch(ctx, batch, true)
@@ -259,8 +278,24 @@ func (s *SQL) apply(ctx context.Context, tx *sql.Tx, op *writeOp) writeResult {
 			return writeResult{err: fmt.Errorf("write probe: %w", err)}
 		}
 		return writeResult{ok: true}
+	case opFunc:
+		return writeResult{ok: true, err: op.f(ctx, tx)}
 	}
 	return writeResult{err: fmt.Errorf("store: unknown op %d", op.kind)}
+}
+
+// inBatch runs f inside the next batch's transaction, in a savepoint of its
+// own, and returns once the COMMIT covering it is durable (or f's error,
+// having changed nothing). It is how a write that is not part of a table
+// save (a clock enforced at start, a cleanup) reaches the database: the
+// read pool (s.db) is read-only on SQLite, and the write connection belongs
+// to the writer. f may run more than once (a batch is retried when its
+// connection died before COMMIT, or re-run with savepoints when another op
+// failed), so it must only run statements on tx and keep no state of its
+// own between runs; it must not Commit or Rollback tx. Like a save, once
+// queued it waits for its answer past ctx.
+func (s *SQL) inBatch(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
+	return s.do(ctx, &writeOp{kind: opFunc, f: f}, true).err
 }
 
 // saveInTx is one table save inside the batch: the compare-and-swap on the
