@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store/storetest"
 	"github.com/tttbot/tttbot/table"
 )
@@ -532,6 +533,89 @@ func TestInBatch(t *testing.T) {
 			}
 			if first, err := s.FirstDelivery(ctx, "rolled-back", at); !first || err != nil {
 				t.Fatalf("a failed write left its row: first=%v err=%v", first, err)
+			}
+		})
+	}
+}
+
+// TestBatchedUpdates: a batch of updates (one statement on PostgreSQL)
+// answers each save by its own swap: winners, a stale version, a channel's
+// second save in the batch, a winner that also records a result.
+func TestBatchedUpdates(t *testing.T) {
+	for _, o := range sqlOpeners {
+		t.Run(o.name, func(t *testing.T) {
+			var hooked atomic.Int32
+			release := make(chan struct{})
+			s := o.open(t, func(int) {
+				if hooked.Add(1) == 7 { // the 7th COMMIT is the held one, below
+					<-release
+				}
+			})
+			ctx := context.Background()
+			for i := range 6 { // u0…u5 at version 1: six COMMITs
+				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("u", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
+					t.Fatal(ok, err)
+				}
+			}
+			held := make(chan error, 1)
+			go func() { // holds the 7th COMMIT while the rest queue
+				_, ok, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
+				if !ok && err == nil {
+					err = errors.New("lost")
+				}
+				held <- err
+			}()
+			for hooked.Load() < 7 {
+				runtime.Gosched()
+				time.Sleep(time.Millisecond)
+			}
+			r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Rules: game.Classic(), Moves: 5}
+			saves := []struct {
+				save  table.Save
+				saved bool
+			}{
+				{table.Save{Channel: "u0", Version: 1}, true},
+				{table.Save{Channel: "u1", Version: 1}, true},
+				{table.Save{Channel: "u2", Version: 1, Result: &r}, true},
+				{table.Save{Channel: "u3", Version: 9}, false},
+				{table.Save{Channel: "u4", Version: 1}, true},
+				{table.Save{Channel: "u4", Version: 1}, false}, // the same channel again: one of the two wins
+			}
+			var wins [6]atomic.Bool
+			var wg sync.WaitGroup
+			for i, sv := range saves {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sv.save.Guild, sv.save.Data, sv.save.Now = "g", []byte(fmt.Sprint("new", i)), at
+					v, ok, err := s.SaveTable(ctx, sv.save)
+					if err != nil || (ok && v != sv.save.Version+1) {
+						t.Errorf("%s: v%d %v %v", sv.save.Channel, v, ok, err)
+					}
+					wins[i].Store(ok)
+				}()
+			}
+			waitQueued(t, s, len(saves))
+			close(release)
+			wg.Wait()
+			if err := <-held; err != nil {
+				t.Fatal(err)
+			}
+			for i, sv := range saves[:4] {
+				if wins[i].Load() != sv.saved {
+					t.Errorf("%s at v%d: saved %v, want %v", sv.save.Channel, sv.save.Version, wins[i].Load(), sv.saved)
+				}
+			}
+			if wins[4].Load() == wins[5].Load() {
+				t.Errorf("two saves of u4 at one version: saved %v and %v, want exactly one", wins[4].Load(), wins[5].Load())
+			}
+			for ch, want := range map[string]int64{"u0": 2, "u2": 2, "u3": 1, "u4": 2} {
+				if _, v, _, err := s.LoadTable(ctx, ch); v != want || err != nil {
+					t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
+				}
+			}
+			if ann, err := s.Tally(ctx, "g", "ann"); ann.Wins != 1 || err != nil {
+				t.Errorf("the grouped winner's result: %+v %v", ann, err)
 			}
 		})
 	}

@@ -57,6 +57,7 @@ func BenchmarkDurableSaves(b *testing.B) {
 					}()
 				}
 				warm.Wait()
+				commits := s.commits.Load()
 				b.ResetTimer()
 				start := time.Now()
 				var wg sync.WaitGroup
@@ -78,6 +79,7 @@ func BenchmarkDurableSaves(b *testing.B) {
 				}
 				wg.Wait()
 				b.ReportMetric(float64(per*channels)/time.Since(start).Seconds(), "saves/s")
+				b.ReportMetric(float64(per*channels)/float64(s.commits.Load()-commits), "saves/commit")
 			})
 		}
 	}

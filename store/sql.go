@@ -52,11 +52,12 @@ type dialect struct {
 	stamp   func(time.Time) any // the application's time as the database keeps it
 	dollars bool                // placeholders are $1, $2 … instead of ?
 	lock    string              // statement that serialises migrations across processes
+	unnest  bool                // updates many rows from arrays in one statement (updateMany)
 }
 
 var (
 	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", stamp: sqliteStamp}
-	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)"}
+	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)", unnest: true}
 )
 
 // sqliteStamp writes a time as the SQLite schema keeps it: UTC text in
