@@ -17,7 +17,9 @@ type Memory struct {
 	mu      sync.Mutex
 	tables  map[string]memTable
 	tallies map[[2]string]*table.Tally // scope, player
-	games   []table.Finished           // in the order they finished; ID = index + 1
+	handled map[string]time.Time       // interaction ID → when first delivered
+	pruned  time.Time
+	games   []table.Finished // in the order they finished; ID = index + 1
 	ratings map[ratingKey]*table.Standing
 }
 
@@ -34,7 +36,8 @@ type memTable struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, ratings: map[ratingKey]*table.Standing{}}
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, handled: map[string]time.Time{},
+		ratings: map[ratingKey]*table.Standing{}}
 }
 
 // LoadTable implements table.Store.
@@ -218,3 +221,26 @@ func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished
 	}
 	return table.Finished{}, false, nil
 }
+
+// FirstDelivery reports whether this is the interaction's first delivery to
+// this process, remembering it for a day (as *SQL does, across nothing).
+func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now.Sub(m.pruned) > pruneEvery {
+		for id, at := range m.handled {
+			if now.Sub(at) > keepDeliveries {
+				delete(m.handled, id)
+			}
+		}
+		m.pruned = now
+	}
+	if _, seen := m.handled[interactionID]; seen {
+		return false, nil
+	}
+	m.handled[interactionID] = now
+	return true, nil
+}
+
+// Ready reports nil: memory always accepts writes.
+func (m *Memory) Ready(context.Context) error { return nil }
