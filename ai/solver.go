@@ -1,0 +1,378 @@
+package ai
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The exact solver for two-player gravity boards that fit a bitboard
+// (standard Connect Four among them). It follows the public recipe of
+// Pascal Pons' "Solving Connect 4" articles and John Tromp's solver:
+// negamax with alpha-beta on a bitboard, scores that count the stones left
+// to the winner (so a faster win scores higher), null-window searches driven
+// by a binary search on the score, moves ordered by the winning cells they
+// create, forced and losing moves detected before recursing, and a
+// transposition table of score bounds that outlives the call.
+//
+// Scores (Pons'): on a board of C cells, a player whose winning stone is
+// played onto a board of m stones scores (C+1−m)/2 — about the stones they
+// still had in hand, so a faster win scores higher — and the loser scores
+// its negative. 0 is a draw.
+
+// solveTable is a transposition table shared by every search of every
+// game: exact score bounds stay true forever, so what one move learnt
+// speeds up the next one and the next game. It is lockless (Hyatt and
+// Mann's trick): a slot holds data and key^data in two atomic words, and a
+// reader keeps an entry only if they agree, so a slot torn by two writers
+// at once reads as empty instead of wrong.
+type solveTable struct {
+	slots []ttSlot
+}
+
+type ttSlot struct {
+	check, data atomic.Uint64
+}
+
+// data word layout: score+128 in bits 0–7, bound kind in bits 8–9, the
+// column that caused a cutoff plus one in bits 10–15, the rules' tag from
+// bit 16 (so boards of different sizes share the table).
+const (
+	boundUpper = 1 << 8
+	boundLower = 2 << 8
+)
+
+func newSolveTable(bits int) *solveTable {
+	return &solveTable{slots: make([]ttSlot, 1<<bits)}
+}
+
+func (t *solveTable) slot(key, tag uint64) *ttSlot {
+	h := (key ^ tag<<40) * 0x9e3779b97f4a7c15
+	return &t.slots[h>>(64-bits.Len(uint(len(t.slots)-1)))]
+}
+
+// get returns the stored bound kind, score and cutoff column (−1 for
+// none) for key, or kind 0.
+func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
+	s := t.slot(key, tag)
+	d := s.data.Load()
+	if s.check.Load()^d != key || d>>16 != tag {
+		return 0, 0, -1
+	}
+	return d & (3 << 8), int(d&0xff) - 128, int(d>>10&63) - 1
+}
+
+func (t *solveTable) put(key, tag, kind uint64, score, col int) {
+	s := t.slot(key, tag)
+	d := uint64(score+128) | kind | uint64(col+1)<<10 | tag<<16
+	s.data.Store(d)
+	s.check.Store(key ^ d)
+}
+
+// clear empties a table nobody else is using.
+func (t *solveTable) clear() { clear(t.slots) }
+
+// sharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
+// allocated on the first solve. Pons' solver uses 8M five-byte entries;
+// this is a little smaller but keeps exact keys.
+const sharedBits = 21
+
+var (
+	sharedOnce  sync.Once
+	sharedTable *solveTable
+)
+
+func shared() *solveTable {
+	sharedOnce.Do(func() { sharedTable = newSolveTable(sharedBits) })
+	return sharedTable
+}
+
+// privateTables hands out cleared tables for node-budgeted searches, one
+// pool per size: a search that must give the same answer on any machine
+// cannot read what other games left in the shared table.
+var privateTables [sharedBits + 1]sync.Pool
+
+func privateTable(bits int) *solveTable {
+	if t, ok := privateTables[bits].Get().(*solveTable); ok {
+		t.clear()
+		return t
+	}
+	return newSolveTable(bits)
+}
+
+func releaseTable(bits int, t *solveTable) { privateTables[bits].Put(t) }
+
+// solver is one exact search. Not safe for concurrent use; the table is.
+type solver struct {
+	g        *geometry
+	tt       *solveTable
+	ctx      context.Context
+	deadline time.Time
+	maxNodes int64
+	nodes    int64
+	stopped  bool
+}
+
+// symPlies: up to this many stones, table keys are the canonical key of
+// the position and its mirror image. Early on a mirrored transposition
+// saves a big subtree; later the mirror costs more than it finds.
+const symPlies = 14
+
+// noTTPlies: with this few cells left, negamax neither probes nor stores.
+var noTTPlies = 8
+
+// minScore and maxScore bound the score of a position with n stones.
+func (g *geometry) minScore(n int) int { return -(g.cells() - n) / 2 }
+func (g *geometry) maxScore(n int) int { return (g.cells() + 1 - n) / 2 }
+
+func (s *solver) stop() bool {
+	if s.stopped {
+		return true
+	}
+	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
+		s.stopped = true
+	} else if s.nodes&1023 == 0 {
+		if s.ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.stopped = true
+		}
+	}
+	return s.stopped
+}
+
+// negamax returns the score of p within (alpha, beta): exact inside it, an
+// upper bound when ≤ alpha, a lower bound when ≥ beta. Precondition: the
+// mover cannot win with one stone. After a stop the result is meaningless
+// and s.stopped is set.
+func (s *solver) negamax(p bitPos, alpha, beta int) int {
+	s.nodes++
+	if s.stop() {
+		return 0
+	}
+	g := s.g
+	next := g.nonLosing(p)
+	if next == 0 {
+		return g.minScore(p.moves) // the opponent wins with their next stone
+	}
+	if p.moves >= g.cells()-2 {
+		return 0 // neither side can make a run with the last two stones
+	}
+	lo := g.minScore(p.moves + 2) // the opponent cannot win at once
+	if alpha < lo {
+		alpha = lo
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	hi := g.maxScore(p.moves + 2) // nor can the mover
+	// Near the end a subtree costs less than the cache miss of a probe.
+	useTT := p.moves < g.cells()-noTTPlies
+	key, mirrored, hashCol := p.key(), false, -1
+	if useTT {
+		if p.moves < symPlies {
+			if m := g.mirror(key); m < key {
+				key, mirrored = m, true
+			}
+		}
+		kind, v, col := s.tt.get(key, g.tag)
+		switch kind {
+		case boundUpper:
+			hi = min(hi, v)
+		case boundLower:
+			if v > alpha {
+				alpha = v
+			}
+		}
+		if col >= 0 && mirrored {
+			col = g.cols - 1 - col
+		}
+		hashCol = col
+	}
+	if beta > hi {
+		beta = hi
+	}
+	if alpha >= beta {
+		return alpha
+	}
+
+	// Order the moves: the one that refuted this position before, then
+	// most winning cells created, the centre breaking ties. An insertion
+	// sort of at most cols entries.
+	var moves [64]uint64
+	var scores [64]int
+	n := 0
+	for _, c := range g.order {
+		m := next & g.colMask[c]
+		if m == 0 {
+			continue
+		}
+		sc := bits.OnesCount64(g.winning(p.cur|m, p.mask|m))
+		if c == hashCol {
+			sc = 1 << 10
+		}
+		i := n
+		for ; i > 0 && scores[i-1] < sc; i-- {
+			moves[i], scores[i] = moves[i-1], scores[i-1]
+		}
+		moves[i], scores[i] = m, sc
+		n++
+	}
+	for i := 0; i < n; i++ {
+		v := -s.negamax(p.play(moves[i]), -beta, -alpha)
+		if s.stopped {
+			return 0
+		}
+		if v >= beta {
+			if useTT {
+				col := g.column(moves[i])
+				if mirrored {
+					col = g.cols - 1 - col
+				}
+				s.tt.put(key, g.tag, boundLower, v, col)
+			}
+			return v
+		}
+		if v > alpha {
+			alpha = v
+		}
+	}
+	if useTT {
+		s.tt.put(key, g.tag, boundUpper, alpha, -1)
+	}
+	return alpha
+}
+
+// solve returns the exact score of p (weak: only its sign, as −1, 0 or +1
+// or any score of that sign) and whether the search finished. Each probe is
+// a null-window search; the window closes in on the score by bisection,
+// leaning towards 0 where most positions are.
+func (s *solver) solve(p bitPos, weak bool) (int, bool) {
+	g := s.g
+	if g.canWinNext(p) {
+		return g.maxScore(p.moves), true
+	}
+	lo, hi := g.minScore(p.moves), g.maxScore(p.moves)
+	if weak {
+		lo, hi = -1, 1
+	}
+	for lo < hi {
+		med := lo + (hi-lo)/2
+		if med <= 0 && lo/2 < med {
+			med = lo / 2
+		} else if med >= 0 && hi/2 > med {
+			med = hi / 2
+		}
+		r := s.negamax(p, med, med+1)
+		if s.stopped {
+			return 0, false
+		}
+		if r <= med {
+			hi = r
+		} else {
+			lo = r
+		}
+	}
+	if weak {
+		return max(-1, min(1, lo)), true
+	}
+	return lo, true
+}
+
+// sign is −1, 0 or +1.
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// best returns the first move in the usual order whose child keeps the
+// value v of p (exact score, or with weak only its sign). p must not be
+// won in one, and v must be p's value.
+func (s *solver) best(p bitPos, v int, weak bool) (uint64, bool) {
+	g := s.g
+	next := g.nonLosing(p)
+	if next == 0 {
+		// Lost whatever happens: block one of the threats if possible.
+		possible := g.possible(p)
+		if block := possible & g.winning(p.cur^p.mask, p.mask); block != 0 {
+			return block & -block, true
+		}
+		return g.firstMove(possible), true
+	}
+	want := v // the child must score at most −want for the mover
+	if weak {
+		want = sign(v)
+	}
+	for _, c := range g.order {
+		m := next & g.colMask[c]
+		if m == 0 {
+			continue
+		}
+		child := p.play(m)
+		if child.moves == g.cells() {
+			if want <= 0 {
+				return m, true
+			}
+			continue
+		}
+		// child ≤ −want, tested with a null window at −want.
+		r := s.negamax(child, -want, -want+1)
+		if s.stopped {
+			return 0, false
+		}
+		if r <= -want {
+			return m, true
+		}
+	}
+	// Unreachable when v is p's value; fall back to a legal move.
+	return g.firstMove(next), true
+}
+
+// firstMove returns the first move of set in the usual order.
+func (g *geometry) firstMove(set uint64) uint64 {
+	for _, c := range g.order {
+		if m := set & g.colMask[c]; m != 0 {
+			return m
+		}
+	}
+	return 0
+}
+
+// winningMove returns the mover's immediately winning move, or 0.
+func (g *geometry) winningMove(p bitPos) uint64 {
+	w := g.winning(p.cur, p.mask) & g.possible(p)
+	return w & -w
+}
+
+// plies converts a score of p into the number of plies to the end of the
+// game under perfect play: the winner's last stone, or the last cell for a
+// draw.
+func (g *geometry) plies(p bitPos, score int) int {
+	if score == 0 {
+		return g.cells() - p.moves
+	}
+	// The winner's last stone goes on a board of m stones, with
+	// (C+1−m)/2 = |score| and m of the winner's parity (the mover plays
+	// on boards of moves, moves+2, … stones).
+	m := g.cells() + 1 - 2*abs(score)
+	parity := p.moves % 2
+	if score < 0 {
+		parity = (p.moves + 1) % 2
+	}
+	if m%2 != parity {
+		m--
+	}
+	return m - p.moves + 1
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
