@@ -209,8 +209,8 @@ func TestConnectFour(t *testing.T) {
 	})
 }
 
-// solve returns Hard's verdict on the empty board of r.
-func solve(tb testing.TB, r game.Rules, budget time.Duration) Stats {
+// solveEmpty returns Hard's verdict on the empty board of r.
+func solveEmpty(tb testing.TB, r game.Rules, budget time.Duration) Stats {
 	tb.Helper()
 	_, st, err := Move(context.Background(), newGame(tb, r), Options{Level: Hard, Budget: budget})
 	if err != nil {
@@ -230,7 +230,7 @@ func TestKnownValues(t *testing.T) {
 		{"4x3k3_first_wins", game.Rules{Rows: 4, Cols: 3, Win: 3, Players: 2}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			st := solve(t, tt.r, 5*time.Minute)
+			st := solveEmpty(t, tt.r, 5*time.Minute)
 			if !st.Complete {
 				t.Fatalf("search did not finish: %+v", st)
 			}
@@ -248,7 +248,7 @@ func TestKnownValues(t *testing.T) {
 // so this is a benchmark, not a test.
 func BenchmarkSolve5x5k4(b *testing.B) {
 	for b.Loop() {
-		st := solve(b, game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}, time.Minute)
+		st := solveEmpty(b, game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}, time.Minute)
 		if st.Complete && st.Score != 0 {
 			b.Fatalf("5×5 k=4 solved as %d, but it is a draw", st.Score)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot/game"
@@ -74,7 +75,7 @@ func (s *search) choose() (game.Coord, Stats) {
 	}
 	// Take a win; otherwise, above Easy, block the next player's win.
 	if c, ok := s.immediate(moves, s.me); ok {
-		return s.coord(c), Stats{Score: Win - 1, Depth: 1, Complete: true}
+		return s.coord(c), Stats{Score: Win - 1, Depth: 1, Complete: true, Distance: 1}
 	}
 	if s.opt.Level >= Medium {
 		if c, ok := s.immediate(moves, s.pos.next(s.me)); ok {
@@ -118,7 +119,8 @@ func (s *search) deepen(moves []int, maxDepth int) (int, Stats) {
 	for bits > 12 && s.opt.MaxNodes > 0 && int64(1)<<(bits-1) >= 2*s.opt.MaxNodes {
 		bits-- // a node budget needs no bigger table than twice its nodes
 	}
-	s.tt = make([]ttEntry, 1<<bits)
+	s.tt = getTT(bits)
+	defer putTT(bits, s.tt)
 	best := moves[0]
 	st := Stats{}
 	for depth := 1; depth <= maxDepth; depth++ {
@@ -132,6 +134,12 @@ func (s *search) deepen(moves []int, maxDepth int) (int, Stats) {
 		moves = append([]int{move}, slices.Delete(slices.Clone(moves), i, i+1)...)
 		if score >= mateBound || score <= -mateBound || depth == len(s.pos.cell)-s.pos.filled {
 			st.Complete = !s.big
+			if st.Complete {
+				st.Distance = len(s.pos.cell) - s.pos.filled // a draw fills the board
+				if score != 0 {
+					st.Distance = int(Win - max(score, -score))
+				}
+			}
 			break
 		}
 	}
@@ -251,6 +259,21 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 	*e = ttEntry{key: key, score: toTT(best, ply), best: bestMove, depth: int8(min(depth, 127)), flag: flag}
 	return best
 }
+
+// ttPool keeps the heuristic search's tables between calls, one pool per
+// size, so a move does not allocate megabytes; a table is cleared before
+// reuse, which keeps every search independent of the ones before it.
+var ttPool [ttBits + 1]sync.Pool
+
+func getTT(bits int) []ttEntry {
+	if t, ok := ttPool[bits].Get().(*[]ttEntry); ok {
+		clear(*t)
+		return *t
+	}
+	return make([]ttEntry, 1<<bits)
+}
+
+func putTT(bits int, t []ttEntry) { ttPool[bits].Put(&t) }
 
 // Forced results are stored relative to the node, so a transposition reached
 // at another ply keeps the right distance.

@@ -1,4 +1,4 @@
-package ai
+package solve
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/tttbot/tttbot/game"
 )
 
-// brute is an independent exact solver for tiny gravity boards: a plain
+// brute is an independent exact Solver for tiny gravity boards: a plain
 // grid, every move tried, memoised. It shares no code with the bitboard
-// solver, so agreement between the two means something.
+// Solver, so agreement between the two means something.
 type brute struct {
 	rows, cols, k int
 	grid          []byte // row 0 at the bottom; 0 empty, 1 and 2 the players
@@ -93,6 +93,25 @@ func (b *brute) of(g *game.Game) uint64 {
 	return key
 }
 
+func newGame(tb testing.TB, r game.Rules) *game.Game {
+	tb.Helper()
+	g, err := game.New(r, game.Fast, []rune(game.DefaultTokens[:r.Players]))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// play makes moves in turn order.
+func play(tb testing.TB, g *game.Game, moves ...game.Coord) {
+	tb.Helper()
+	for _, c := range moves {
+		if _, err := g.Play(g.Turn(), c); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 // randomGame plays n random moves that do not end the game (fewer if
 // every continuation ends it).
 func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
@@ -131,7 +150,7 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 		start := time.Now()
 		b := newBrute(r)
 		defer func() { t.Logf("%+v %v %d", r, time.Since(start), len(b.memo)) }()
-		geo := newGeometry(r)
+		geo := NewGeometry(r)
 		rng := rand.New(rand.NewPCG(uint64(r.Rows*100+r.Cols), uint64(r.Win)))
 		for i := 0; i < 60; i++ {
 			g := randomGame(t, r, i%r.Cells(), rng)
@@ -139,13 +158,13 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 				continue
 			}
 			want := b.value(b.of(g), g.Filled())
-			p := geo.fromGame(g)
-			s := &solver{g: geo, tt: newSolveTable(12), ctx: context.Background()}
-			got, ok := s.solve(p, false)
+			p := geo.FromGame(g)
+			s := &Solver{G: geo, TT: NewTable(12), Ctx: context.Background()}
+			got, ok := s.Solve(p, false)
 			if !ok || got != want {
-				t.Fatalf("%dx%d k=%d %v: solver %d (ok %v), brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), got, ok, want)
+				t.Fatalf("%dx%d k=%d %v: Solver %d (ok %v), brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), got, ok, want)
 			}
-			weak, _ := s.solve(p, true)
+			weak, _ := s.Solve(p, true)
 			if sign(weak) != sign(want) {
 				t.Fatalf("%dx%d k=%d %v: weak %d, brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), weak, want)
 			}
@@ -160,26 +179,26 @@ var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2
 // each iteration with a cleared table, weakly or exactly, and reports
 // nodes per second and time per position.
 func benchSolve(b *testing.B, plies int, weak bool) {
-	geo := newGeometry(connectFour)
+	geo := NewGeometry(connectFour)
 	rng := rand.New(rand.NewPCG(uint64(plies), 1))
-	var ps []bitPos
+	var ps []Pos
 	for len(ps) < 20 {
 		g := randomGame(b, connectFour, plies, rng)
-		if g.Filled() == plies && !geo.canWinNext(geo.fromGame(g)) {
-			ps = append(ps, geo.fromGame(g))
+		if g.Filled() == plies && !geo.CanWinNext(geo.FromGame(g)) {
+			ps = append(ps, geo.FromGame(g))
 		}
 	}
-	tt := newSolveTable(sharedBits)
+	tt := NewTable(SharedBits)
 	var nodes int64
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range ps {
 			tt.clear()
-			s := &solver{g: geo, tt: tt, ctx: context.Background()}
-			if _, ok := s.solve(p, weak); !ok {
+			s := &Solver{G: geo, TT: tt, Ctx: context.Background()}
+			if _, ok := s.Solve(p, weak); !ok {
 				b.Fatal("unfinished")
 			}
-			nodes += s.nodes
+			nodes += s.Nodes
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")

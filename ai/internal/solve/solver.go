@@ -1,4 +1,4 @@
-package ai
+package solve
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// The exact solver for two-player gravity boards that fit a bitboard
+// The exact Solver for two-player gravity boards that fit a bitboard
 // (standard Connect Four among them). It follows the public recipe of
-// Pascal Pons' "Solving Connect 4" articles and John Tromp's solver:
+// Pascal Pons' "Solving Connect 4" articles and John Tromp's Solver:
 // negamax with alpha-beta on a bitboard, scores that count the stones left
 // to the winner (so a faster win scores higher), null-window searches driven
 // by a binary search on the score, moves ordered by the winning cells they
@@ -22,13 +22,13 @@ import (
 // still had in hand, so a faster win scores higher — and the loser scores
 // its negative. 0 is a draw.
 
-// solveTable is a transposition table shared by every search of every
+// Table is a transposition table shared by every search of every
 // game: exact score bounds stay true forever, so what one move learnt
 // speeds up the next one and the next game. It is lockless (Hyatt and
 // Mann's trick): a slot holds data and key^data in two atomic words, and a
 // reader keeps an entry only if they agree, so a slot torn by two writers
 // at once reads as empty instead of wrong.
-type solveTable struct {
+type Table struct {
 	slots []ttSlot
 }
 
@@ -44,18 +44,18 @@ const (
 	boundLower = 2 << 8
 )
 
-func newSolveTable(bits int) *solveTable {
-	return &solveTable{slots: make([]ttSlot, 1<<bits)}
+func NewTable(bits int) *Table {
+	return &Table{slots: make([]ttSlot, 1<<bits)}
 }
 
-func (t *solveTable) slot(key, tag uint64) *ttSlot {
+func (t *Table) slot(key, tag uint64) *ttSlot {
 	h := (key ^ tag<<40) * 0x9e3779b97f4a7c15
 	return &t.slots[h>>(64-bits.Len(uint(len(t.slots)-1)))]
 }
 
 // get returns the stored bound kind, score and cutoff column (−1 for
 // none) for key, or kind 0.
-func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
+func (t *Table) get(key, tag uint64) (kind uint64, score, col int) {
 	s := t.slot(key, tag)
 	d := s.data.Load()
 	if s.check.Load()^d != key || d>>16 != tag {
@@ -64,7 +64,7 @@ func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
 	return d & (3 << 8), int(d&0xff) - 128, int(d>>10&63) - 1
 }
 
-func (t *solveTable) put(key, tag, kind uint64, score, col int) {
+func (t *Table) put(key, tag, kind uint64, score, col int) {
 	s := t.slot(key, tag)
 	d := uint64(score+128) | kind | uint64(col+1)<<10 | tag<<16
 	s.data.Store(d)
@@ -72,47 +72,47 @@ func (t *solveTable) put(key, tag, kind uint64, score, col int) {
 }
 
 // clear empties a table nobody else is using.
-func (t *solveTable) clear() { clear(t.slots) }
+func (t *Table) clear() { clear(t.slots) }
 
-// sharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
-// allocated on the first solve. Pons' solver uses 8M five-byte entries;
+// SharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
+// allocated on the first solve. Pons' Solver uses 8M five-byte entries;
 // this is a little smaller but keeps exact keys.
-const sharedBits = 21
+const SharedBits = 21
 
 var (
 	sharedOnce  sync.Once
-	sharedTable *solveTable
+	sharedTable *Table
 )
 
-func shared() *solveTable {
-	sharedOnce.Do(func() { sharedTable = newSolveTable(sharedBits) })
+func Shared() *Table {
+	sharedOnce.Do(func() { sharedTable = NewTable(SharedBits) })
 	return sharedTable
 }
 
 // privateTables hands out cleared tables for node-budgeted searches, one
 // pool per size: a search that must give the same answer on any machine
 // cannot read what other games left in the shared table.
-var privateTables [sharedBits + 1]sync.Pool
+var privateTables [SharedBits + 1]sync.Pool
 
-func privateTable(bits int) *solveTable {
-	if t, ok := privateTables[bits].Get().(*solveTable); ok {
+func PrivateTable(bits int) *Table {
+	if t, ok := privateTables[bits].Get().(*Table); ok {
 		t.clear()
 		return t
 	}
-	return newSolveTable(bits)
+	return NewTable(bits)
 }
 
-func releaseTable(bits int, t *solveTable) { privateTables[bits].Put(t) }
+func ReleaseTable(bits int, t *Table) { privateTables[bits].Put(t) }
 
-// solver is one exact search. Not safe for concurrent use; the table is.
-type solver struct {
-	g        *geometry
-	tt       *solveTable
-	ctx      context.Context
-	deadline time.Time
-	maxNodes int64
-	nodes    int64
-	stopped  bool
+// Solver is one exact search. Not safe for concurrent use; the table is.
+type Solver struct {
+	G        *Geometry
+	TT       *Table
+	Ctx      context.Context // cancels the search; required
+	Deadline time.Time       // stops the search; zero for none
+	MaxNodes int64           // stops the search after this many nodes; 0 for none
+	Nodes    int64           // nodes searched so far
+	Stopped  bool            // the search was stopped: its last result means nothing
 }
 
 // symPlies: up to this many stones, table keys are the canonical key of
@@ -124,58 +124,58 @@ const symPlies = 14
 var noTTPlies = 8
 
 // minScore and maxScore bound the score of a position with n stones.
-func (g *geometry) minScore(n int) int { return -(g.cells() - n) / 2 }
-func (g *geometry) maxScore(n int) int { return (g.cells() + 1 - n) / 2 }
+func (g *Geometry) minScore(n int) int { return -(g.Cells() - n) / 2 }
+func (g *Geometry) maxScore(n int) int { return (g.Cells() + 1 - n) / 2 }
 
-func (s *solver) stop() bool {
-	if s.stopped {
+func (s *Solver) stop() bool {
+	if s.Stopped {
 		return true
 	}
-	if s.maxNodes > 0 && s.nodes >= s.maxNodes {
-		s.stopped = true
-	} else if s.nodes&1023 == 0 {
-		if s.ctx.Err() != nil || !s.deadline.IsZero() && time.Now().After(s.deadline) {
-			s.stopped = true
+	if s.MaxNodes > 0 && s.Nodes >= s.MaxNodes {
+		s.Stopped = true
+	} else if s.Nodes&1023 == 0 {
+		if s.Ctx.Err() != nil || !s.Deadline.IsZero() && time.Now().After(s.Deadline) {
+			s.Stopped = true
 		}
 	}
-	return s.stopped
+	return s.Stopped
 }
 
 // negamax returns the score of p within (alpha, beta): exact inside it, an
 // upper bound when ≤ alpha, a lower bound when ≥ beta. Precondition: the
 // mover cannot win with one stone. After a stop the result is meaningless
-// and s.stopped is set.
-func (s *solver) negamax(p bitPos, alpha, beta int) int {
-	s.nodes++
+// and s.Stopped is set.
+func (s *Solver) negamax(p Pos, alpha, beta int) int {
+	s.Nodes++
 	if s.stop() {
 		return 0
 	}
-	g := s.g
-	next := g.nonLosing(p)
+	g := s.G
+	next := g.NonLosing(p)
 	if next == 0 {
-		return g.minScore(p.moves) // the opponent wins with their next stone
+		return g.minScore(p.Moves) // the opponent wins with their next stone
 	}
-	if p.moves >= g.cells()-2 {
+	if p.Moves >= g.Cells()-2 {
 		return 0 // neither side can make a run with the last two stones
 	}
-	lo := g.minScore(p.moves + 2) // the opponent cannot win at once
+	lo := g.minScore(p.Moves + 2) // the opponent cannot win at once
 	if alpha < lo {
 		alpha = lo
 		if alpha >= beta {
 			return alpha
 		}
 	}
-	hi := g.maxScore(p.moves + 2) // nor can the mover
+	hi := g.maxScore(p.Moves + 2) // nor can the mover
 	// Near the end a subtree costs less than the cache miss of a probe.
-	useTT := p.moves < g.cells()-noTTPlies
-	key, mirrored, hashCol := p.key(), false, -1
+	useTT := p.Moves < g.Cells()-noTTPlies
+	key, mirrored, hashCol := p.Key(), false, -1
 	if useTT {
-		if p.moves < symPlies {
-			if m := g.mirror(key); m < key {
+		if p.Moves < symPlies {
+			if m := g.Mirror(key); m < key {
 				key, mirrored = m, true
 			}
 		}
-		kind, v, col := s.tt.get(key, g.tag)
+		kind, v, col := s.TT.get(key, g.tag)
 		switch kind {
 		case boundUpper:
 			hi = min(hi, v)
@@ -196,7 +196,7 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 		return alpha
 	}
 
-	// Order the moves: the one that refuted this position before, then
+	// Order the Moves: the one that refuted this position before, then
 	// most winning cells created, the centre breaking ties. An insertion
 	// sort of at most cols entries.
 	var moves [64]uint64
@@ -207,7 +207,7 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 		if m == 0 {
 			continue
 		}
-		sc := bits.OnesCount64(g.winning(p.cur|m, p.mask|m))
+		sc := bits.OnesCount64(g.winning(p.Cur|m, p.Mask|m))
 		if c == hashCol {
 			sc = 1 << 10
 		}
@@ -219,17 +219,17 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 		n++
 	}
 	for i := 0; i < n; i++ {
-		v := -s.negamax(p.play(moves[i]), -beta, -alpha)
-		if s.stopped {
+		v := -s.negamax(p.Play(moves[i]), -beta, -alpha)
+		if s.Stopped {
 			return 0
 		}
 		if v >= beta {
 			if useTT {
-				col := g.column(moves[i])
+				col := g.Column(moves[i])
 				if mirrored {
 					col = g.cols - 1 - col
 				}
-				s.tt.put(key, g.tag, boundLower, v, col)
+				s.TT.put(key, g.tag, boundLower, v, col)
 			}
 			return v
 		}
@@ -238,7 +238,7 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 		}
 	}
 	if useTT {
-		s.tt.put(key, g.tag, boundUpper, alpha, -1)
+		s.TT.put(key, g.tag, boundUpper, alpha, -1)
 	}
 	return alpha
 }
@@ -247,12 +247,12 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 // or any score of that sign) and whether the search finished. Each probe is
 // a null-window search; the window closes in on the score by bisection,
 // leaning towards 0 where most positions are.
-func (s *solver) solve(p bitPos, weak bool) (int, bool) {
-	g := s.g
-	if g.canWinNext(p) {
-		return g.maxScore(p.moves), true
+func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
+	g := s.G
+	if g.CanWinNext(p) {
+		return g.maxScore(p.Moves), true
 	}
-	lo, hi := g.minScore(p.moves), g.maxScore(p.moves)
+	lo, hi := g.minScore(p.Moves), g.maxScore(p.Moves)
 	if weak {
 		lo, hi = -1, 1
 	}
@@ -264,7 +264,7 @@ func (s *solver) solve(p bitPos, weak bool) (int, bool) {
 			med = hi / 2
 		}
 		r := s.negamax(p, med, med+1)
-		if s.stopped {
+		if s.Stopped {
 			return 0, false
 		}
 		if r <= med {
@@ -293,16 +293,16 @@ func sign(v int) int {
 // best returns the first move in the usual order whose child keeps the
 // value v of p (exact score, or with weak only its sign). p must not be
 // won in one, and v must be p's value.
-func (s *solver) best(p bitPos, v int, weak bool) (uint64, bool) {
-	g := s.g
-	next := g.nonLosing(p)
+func (s *Solver) Best(p Pos, v int, weak bool) (uint64, bool) {
+	g := s.G
+	next := g.NonLosing(p)
 	if next == 0 {
 		// Lost whatever happens: block one of the threats if possible.
-		possible := g.possible(p)
-		if block := possible & g.winning(p.cur^p.mask, p.mask); block != 0 {
+		possible := g.Possible(p)
+		if block := possible & g.winning(p.Cur^p.Mask, p.Mask); block != 0 {
 			return block & -block, true
 		}
-		return g.firstMove(possible), true
+		return g.FirstMove(possible), true
 	}
 	want := v // the child must score at most −want for the mover
 	if weak {
@@ -313,8 +313,8 @@ func (s *solver) best(p bitPos, v int, weak bool) (uint64, bool) {
 		if m == 0 {
 			continue
 		}
-		child := p.play(m)
-		if child.moves == g.cells() {
+		child := p.Play(m)
+		if child.Moves == g.Cells() {
 			if want <= 0 {
 				return m, true
 			}
@@ -322,7 +322,7 @@ func (s *solver) best(p bitPos, v int, weak bool) (uint64, bool) {
 		}
 		// child ≤ −want, tested with a null window at −want.
 		r := s.negamax(child, -want, -want+1)
-		if s.stopped {
+		if s.Stopped {
 			return 0, false
 		}
 		if r <= -want {
@@ -330,11 +330,11 @@ func (s *solver) best(p bitPos, v int, weak bool) (uint64, bool) {
 		}
 	}
 	// Unreachable when v is p's value; fall back to a legal move.
-	return g.firstMove(next), true
+	return g.FirstMove(next), true
 }
 
 // firstMove returns the first move of set in the usual order.
-func (g *geometry) firstMove(set uint64) uint64 {
+func (g *Geometry) FirstMove(set uint64) uint64 {
 	for _, c := range g.order {
 		if m := set & g.colMask[c]; m != 0 {
 			return m
@@ -344,30 +344,30 @@ func (g *geometry) firstMove(set uint64) uint64 {
 }
 
 // winningMove returns the mover's immediately winning move, or 0.
-func (g *geometry) winningMove(p bitPos) uint64 {
-	w := g.winning(p.cur, p.mask) & g.possible(p)
+func (g *Geometry) WinningMove(p Pos) uint64 {
+	w := g.winning(p.Cur, p.Mask) & g.Possible(p)
 	return w & -w
 }
 
 // plies converts a score of p into the number of plies to the end of the
 // game under perfect play: the winner's last stone, or the last cell for a
 // draw.
-func (g *geometry) plies(p bitPos, score int) int {
+func (g *Geometry) Plies(p Pos, score int) int {
 	if score == 0 {
-		return g.cells() - p.moves
+		return g.Cells() - p.Moves
 	}
 	// The winner's last stone goes on a board of m stones, with
 	// (C+1−m)/2 = |score| and m of the winner's parity (the mover plays
 	// on boards of moves, moves+2, … stones).
-	m := g.cells() + 1 - 2*abs(score)
-	parity := p.moves % 2
+	m := g.Cells() + 1 - 2*abs(score)
+	parity := p.Moves % 2
 	if score < 0 {
-		parity = (p.moves + 1) % 2
+		parity = (p.Moves + 1) % 2
 	}
 	if m%2 != parity {
 		m--
 	}
-	return m - p.moves + 1
+	return m - p.Moves + 1
 }
 
 func abs(v int) int {

@@ -1,0 +1,142 @@
+package ai
+
+import (
+	_ "embed"
+	"context"
+	"math/bits"
+	"sync"
+	"time"
+
+	"github.com/tttbot/tttbot/ai/internal/solve"
+	"github.com/tttbot/tttbot/game"
+)
+
+// Hard on two-player gravity boards that fit a 64-bit bitboard (standard
+// Connect Four among them) plays from an opening book, else solves the
+// position exactly with package solve, and only when the budget runs out
+// before the solver finishes falls back to the heuristic search.
+
+//go:embed internal/solve/connect4.book
+var connectFourBook []byte
+
+var (
+	bookOnce sync.Once
+	book     *solve.Book
+)
+
+// openingBook returns the embedded book, parsed on first use, or nil.
+func openingBook() *solve.Book {
+	bookOnce.Do(func() {
+		if len(connectFourBook) == 0 {
+			return // a build without a book plays from the solver alone
+		}
+		b, err := solve.ParseBook(connectFourBook)
+		if err != nil {
+			panic("ai: embedded opening book: " + err.Error()) // a build defect, caught by the tests
+		}
+		book = b
+	})
+	return book
+}
+
+// solverShare is the part of the budget the exact solver may use; the
+// rest is left to the heuristic search should the solver not finish.
+const solverShare = 0.8
+
+// exactMove tries to choose g's move by book or solver. ok is false when
+// neither finished within its share of the budget; nodes is what the
+// attempt spent either way.
+func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Options, deadline time.Time) (c game.Coord, st Stats, ok bool) {
+	p := geo.FromGame(g)
+	coord := func(m uint64) game.Coord {
+		at, _ := g.Target(game.Coord{Col: geo.Column(m)})
+		return at
+	}
+	if m := geo.WinningMove(p); m != 0 {
+		v, _ := geo.Trivial(p)
+		return coord(m), scoreStats(geo, p, v, false), true
+	}
+	if m, v, weak, found := bookMove(geo, g.Rules(), p); found {
+		st := scoreStats(geo, p, v, weak)
+		return coord(m), st, true
+	}
+
+	s := &solve.Solver{G: geo, Ctx: ctx}
+	if opt.MaxNodes > 0 {
+		// Reproducible: a private, empty table, and a node budget.
+		s.MaxNodes = int64(float64(opt.MaxNodes) * solverShare)
+		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), solve.SharedBits)
+		s.TT = solve.PrivateTable(tbits)
+		defer solve.ReleaseTable(tbits, s.TT)
+	} else {
+		s.TT = solve.Shared()
+		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * solverShare))
+	}
+	// Who wins first, and a move that keeps it so; then, time allowing,
+	// the fastest win or the slowest loss.
+	v, done := s.Solve(p, true)
+	var m uint64
+	if done {
+		m, done = s.Best(p, v, true)
+	}
+	if !done {
+		return game.Coord{}, Stats{Nodes: s.Nodes}, false
+	}
+	st = scoreStats(geo, p, v, true)
+	if exact, ok := s.Solve(p, false); ok {
+		if em, ok := s.Best(p, exact, false); ok {
+			m, st = em, scoreStats(geo, p, exact, false)
+		}
+	}
+	st.Nodes = s.Nodes
+	return coord(m), st, true
+}
+
+// bookMove chooses p's move from the opening book when every child of p is
+// in it (or read off at once): the move to the child worst for the
+// opponent, the centre first among equals.
+func bookMove(geo *solve.Geometry, r game.Rules, p solve.Pos) (move uint64, value int, weak, ok bool) {
+	b := openingBook()
+	if b == nil || b.Rules != r || p.Moves >= b.Plies {
+		return 0, 0, false, false
+	}
+	best := -1 << 30
+	for _, m := range geo.Moves(p) {
+		child := p.Play(m)
+		v, ok := geo.Trivial(child)
+		if !ok {
+			if v, ok = b.Lookup(geo, child); !ok {
+				return 0, 0, false, false
+			}
+		} else if b.Weak {
+			v = max(-1, min(1, v))
+		}
+		if -v > best {
+			best, move = -v, m
+		}
+	}
+	return move, best, b.Weak, move != 0
+}
+
+// scoreStats reports a solver score of p in Stats' terms: ±(Win − plies)
+// for a proved win or loss, 0 for a proved draw. A weak score knows the
+// winner but not when: its Score counts the plies left on the board, the
+// latest the game can end, and Distance is 0.
+func scoreStats(geo *solve.Geometry, p solve.Pos, v int, weak bool) Stats {
+	st := Stats{Complete: true, Depth: geo.Cells() - p.Moves}
+	if v == 0 {
+		st.Distance = geo.Cells() - p.Moves
+		return st
+	}
+	plies := geo.Cells() - p.Moves
+	if !weak {
+		plies = geo.Plies(p, v)
+		st.Distance = plies
+	}
+	st.Score = Win - int64(plies)
+	if v < 0 {
+		st.Score = -st.Score
+	}
+	return st
+}
+
