@@ -1,8 +1,8 @@
 package ai
 
 import (
-	_ "embed"
 	"context"
+	_ "embed"
 	"math/bits"
 	"sync"
 	"time"
@@ -139,4 +139,3 @@ func scoreStats(geo *solve.Geometry, p solve.Pos, v int, weak bool) Stats {
 	}
 	return st
 }
-

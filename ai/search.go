@@ -340,24 +340,28 @@ func (s *search) candidates(mover int, hashMove int32) []int {
 		moves = s.nearby()
 	}
 	type scored struct {
-		cell  int
-		score int64
+		cell, idx int
+		score     int64
 	}
 	ranked := make([]scored, len(moves))
 	for i, c := range moves {
-		ranked[i] = scored{c, s.threat(c, mover)}
+		ranked[i] = scored{c, i, s.threat(c, mover)}
 		if int32(c) == hashMove {
 			ranked[i].score = inf
 		}
 	}
-	slices.SortStableFunc(ranked, func(a, b scored) int {
+	// Best first; equal scores keep the order the cells were listed in
+	// (row-major or by column), which keeps the choice deterministic.
+	// Cells are distinct, so this is a total order and the unstable sort
+	// gives what a stable one would, faster.
+	slices.SortFunc(ranked, func(a, b scored) int {
 		switch {
 		case a.score > b.score:
 			return -1
 		case a.score < b.score:
 			return 1
 		}
-		return 0
+		return a.idx - b.idx
 	})
 	for i, r := range ranked {
 		moves[i] = r.cell

@@ -19,7 +19,7 @@ import (
 type Book struct {
 	Rules  game.Rules
 	Plies  int
-	Weak   bool // scores are only −1, 0 or +1: who wins, not how fast
+	Weak   bool     // scores are only −1, 0 or +1: who wins, not how fast
 	keys   []uint64 // canonical keys, ascending
 	scores []int8
 }

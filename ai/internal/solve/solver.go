@@ -250,6 +250,9 @@ func (s *Solver) negamax(p Pos, alpha, beta int) int {
 func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
 	g := s.G
 	if g.CanWinNext(p) {
+		if weak {
+			return 1, true
+		}
 		return g.maxScore(p.Moves), true
 	}
 	lo, hi := g.minScore(p.Moves), g.maxScore(p.Moves)
