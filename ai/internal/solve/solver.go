@@ -30,6 +30,7 @@ import (
 // at once reads as empty instead of wrong.
 type Table struct {
 	slots []ttSlot
+	shift uint // 64 − log2(len(slots)): a hash's top bits pick the bucket
 }
 
 type ttSlot struct {
@@ -37,36 +38,57 @@ type ttSlot struct {
 }
 
 // data word layout: score+128 in bits 0–7, bound kind in bits 8–9, the
-// column that caused a cutoff plus one in bits 10–15, the rules' tag from
-// bit 16 (so boards of different sizes share the table).
+// column that caused a cutoff plus one in bits 10–15, the stones on the
+// board in bits 16–21, the rules' tag from bit 22 (so boards of different
+// sizes share the table).
 const (
 	boundUpper = 1 << 8
 	boundLower = 2 << 8
+	tagShift   = 22
 )
 
+// NewTable returns an empty table of 2^bits slots of 16 bytes.
 func NewTable(bits int) *Table {
-	return &Table{slots: make([]ttSlot, 1<<bits)}
+	return &Table{slots: make([]ttSlot, 1<<bits), shift: uint(64 - bits)}
 }
 
-func (t *Table) slot(key, tag uint64) *ttSlot {
+// bucket returns the two slots key may live in: adjacent, so one cache
+// line. The first keeps the position with the fewest stones (the biggest
+// subtree, the most work saved) and the second the latest one, as in
+// Tromp's Fhourstones, so deep positions cannot flush the valuable
+// shallow ones out of a saturated table.
+func (t *Table) bucket(key, tag uint64) (*ttSlot, *ttSlot) {
 	h := (key ^ tag<<40) * 0x9e3779b97f4a7c15
-	return &t.slots[h>>(64-bits.Len(uint(len(t.slots)-1)))]
+	i := h >> t.shift &^ 1
+	return &t.slots[i], &t.slots[i+1]
+}
+
+// read returns a slot's data word if it holds key.
+func (s *ttSlot) read(key, tag uint64) (uint64, bool) {
+	d := s.data.Load()
+	return d, s.check.Load()^d == key && d>>tagShift == tag
 }
 
 // get returns the stored bound kind, score and cutoff column (−1 for
 // none) for key, or kind 0.
 func (t *Table) get(key, tag uint64) (kind uint64, score, col int) {
-	s := t.slot(key, tag)
-	d := s.data.Load()
-	if s.check.Load()^d != key || d>>16 != tag {
-		return 0, 0, -1
+	a, b := t.bucket(key, tag)
+	d, ok := a.read(key, tag)
+	if !ok {
+		if d, ok = b.read(key, tag); !ok {
+			return 0, 0, -1
+		}
 	}
 	return d & (3 << 8), int(d&0xff) - 128, int(d>>10&63) - 1
 }
 
-func (t *Table) put(key, tag, kind uint64, score, col int) {
-	s := t.slot(key, tag)
-	d := uint64(score+128) | kind | uint64(col+1)<<10 | tag<<16
+func (t *Table) put(key, tag, kind uint64, score, col, moves int) {
+	a, b := t.bucket(key, tag)
+	d := uint64(score+128) | kind | uint64(col+1)<<10 | uint64(moves)<<16 | tag<<tagShift
+	s := b
+	if old, ok := a.read(key, tag); ok || old == 0 || int(old>>16&63) >= moves {
+		s = a // the same position, an empty slot, or no shallower than this one
+	}
 	s.data.Store(d)
 	s.check.Store(key ^ d)
 }
@@ -229,7 +251,7 @@ func (s *Solver) negamax(p Pos, alpha, beta int) int {
 				if mirrored {
 					col = g.cols - 1 - col
 				}
-				s.TT.put(key, g.tag, boundLower, v, col)
+				s.TT.put(key, g.tag, boundLower, v, col, p.Moves)
 			}
 			return v
 		}
@@ -238,7 +260,7 @@ func (s *Solver) negamax(p Pos, alpha, beta int) int {
 		}
 	}
 	if useTT {
-		s.TT.put(key, g.tag, boundUpper, alpha, -1)
+		s.TT.put(key, g.tag, boundUpper, alpha, -1, p.Moves)
 	}
 	return alpha
 }

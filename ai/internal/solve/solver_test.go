@@ -2,9 +2,9 @@ package solve
 
 import (
 	"context"
+	"flag"
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/tttbot/tttbot/game"
 )
@@ -137,19 +137,25 @@ func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
 	return g
 }
 
+var long = flag.Bool("long", false, "also check the bigger boards against brute force")
+
 // TestSolverMatchesBruteForce solves random positions of small gravity
 // boards exactly, strongly and weakly, and compares with brute force.
 func TestSolverMatchesBruteForce(t *testing.T) {
-	for _, r := range []game.Rules{
+	boards := []game.Rules{
 		{Rows: 4, Cols: 4, Win: 3, Gravity: true, Players: 2},
 		{Rows: 4, Cols: 4, Win: 4, Gravity: true, Players: 2},
-		{Rows: 4, Cols: 5, Win: 4, Gravity: true, Players: 2},
-		{Rows: 5, Cols: 4, Win: 4, Gravity: true, Players: 2},
-		{Rows: 4, Cols: 5, Win: 3, Gravity: true, Players: 2},
-	} {
-		start := time.Now()
+		{Rows: 5, Cols: 4, Win: 4, Gravity: true, Players: 2}, // 1.3M positions
+	}
+	if *long {
+		boards = append(boards,
+			game.Rules{Rows: 4, Cols: 5, Win: 4, Gravity: true, Players: 2}, // 3.1M positions
+			game.Rules{Rows: 4, Cols: 5, Win: 3, Gravity: true, Players: 2},
+			game.Rules{Rows: 3, Cols: 6, Win: 3, Gravity: true, Players: 2},
+		)
+	}
+	for _, r := range boards {
 		b := newBrute(r)
-		defer func() { t.Logf("%+v %v %d", r, time.Since(start), len(b.memo)) }()
 		geo := NewGeometry(r)
 		rng := rand.New(rand.NewPCG(uint64(r.Rows*100+r.Cols), uint64(r.Win)))
 		for i := 0; i < 60; i++ {
