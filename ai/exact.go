@@ -4,7 +4,9 @@ import (
 	"context"
 	_ "embed"
 	"math/bits"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tttbot/tttbot/ai/internal/solve"
@@ -74,13 +76,21 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 	}
 	// Who wins first, and a move that keeps it so; then, time allowing,
 	// the fastest win or the slowest loss.
+	var helpers sync.WaitGroup
+	var helperNodes atomic.Int64
+	if opt.MaxNodes == 0 {
+		helpCtx, stopHelpers := context.WithCancel(ctx)
+		defer helpers.Wait()
+		defer stopHelpers()
+		helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
+	}
 	v, done := s.Solve(p, true)
 	var m uint64
 	if done {
 		m, done = s.Best(p, v, true)
 	}
 	if !done {
-		return game.Coord{}, Stats{Nodes: s.Nodes}, false
+		return game.Coord{}, Stats{Nodes: s.Nodes + helperNodes.Load()}, false
 	}
 	st = scoreStats(geo, p, v, true)
 	if exact, ok := s.Solve(p, false); ok {
@@ -88,9 +98,41 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 			m, st = em, scoreStats(geo, p, exact, false)
 		}
 	}
-	st.Nodes = s.Nodes
+	st.Nodes = s.Nodes + helperNodes.Load()
 	return coord(m), st, true
 }
+
+// helpSolve starts helpers on the other CPUs for a timed solve (Lazy SMP,
+// as chess engines do it): each solves p's children one by one, from the
+// other end of the usual order, into the shared table, where the main
+// search finds their bounds instead of searching them itself. They stop
+// when ctx ends; their nodes are added to nodes.
+func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *solve.Geometry, p solve.Pos, tt *solve.Table, deadline time.Time) {
+	moves := geo.Moves(p)
+	for w := 1; w < min(runtime.GOMAXPROCS(0), maxHelpers+1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := &solve.Solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			for i := range moves {
+				m := moves[(len(moves)-w*(i+1)%len(moves)+len(moves))%len(moves)]
+				if geo.Wins(p, m) {
+					continue
+				}
+				if child := p.Play(m); child.Moves < geo.Cells() {
+					h.Solve(child, true)
+				}
+				if h.Stopped {
+					break
+				}
+			}
+			nodes.Add(h.Nodes)
+		}()
+	}
+}
+
+// maxHelpers bounds the helper goroutines of one timed solve.
+const maxHelpers = 1
 
 // bookMove chooses p's move from the opening book when every child of p is
 // in it (or read off at once): the move to the child worst for the
