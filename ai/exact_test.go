@@ -68,18 +68,21 @@ func TestExactReproducible(t *testing.T) {
 	}
 }
 
-// TestExactStats: a won position reports Won with the distance, a move
-// that wins at once reports Distance 1.
+// TestExactStats: a won position reports Won with its distance, and a
+// move that wins at once reports Distance 1.
 func TestExactStats(t *testing.T) {
 	g := newGame(t, connectFour)
-	for _, col := range []int{3, 3, 4, 4} { // Pons' 4455: the mover wins with their 4th stone
-		play(t, g, game.Coord{Col: col})
+	for _, ch := range "361453455474527" { // scores 9 (Pons): the mover's win comes on a board of 25 stones
+		play(t, g, game.Coord{Col: int(ch - '1')})
 	}
 	_, st, _ := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute})
-	if st.Outcome() != Won || st.Distance != 3 || st.Score != Win-3 {
-		t.Fatalf("4455: %+v, outcome %v; want won in 3 plies", st, st.Outcome())
+	if st.Outcome() != Won || st.Distance != 11 || st.Score != Win-11 {
+		t.Fatalf("%+v, outcome %v; want won in 11 plies", st, st.Outcome())
 	}
-	play(t, g, game.Coord{Col: 2}, game.Coord{Col: 0}) // an open three: 3 and 6 both win
+	g = newGame(t, connectFour)
+	for _, col := range []int{3, 3, 4, 4, 2, 0} { // Pons' 4455, then an open three: columns 1 and 5 win
+		play(t, g, game.Coord{Col: col})
+	}
 	c, st, _ := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute})
 	if (c.Col != 1 && c.Col != 5) || st.Distance != 1 || st.Outcome() != Won {
 		t.Fatalf("open three: played %v, %+v", c, st)
