@@ -48,7 +48,12 @@ const solverShare = 0.9
 // exactMove tries to choose g's move by book or solver. ok is false when
 // neither finished within its share of the budget; nodes is what the
 // attempt spent either way.
-func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Options, deadline time.Time) (c game.Coord, st Stats, ok bool) {
+//
+// When the solver does not finish, *columns is set to the columns the
+// heuristic search may still choose from: what the solver and its helper
+// left in the table may prove some moves worse than another (a move that
+// loses against one that draws, typically), and those are left out.
+func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
 	p := geo.FromGame(g)
 	coord := func(m uint64) game.Coord {
 		at, _ := g.Target(game.Coord{Col: geo.Column(m)})
@@ -78,10 +83,10 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 	// the fastest win or the slowest loss.
 	var helpers sync.WaitGroup
 	var helperNodes atomic.Int64
+	helpCtx, stopHelpers := context.WithCancel(ctx)
+	defer helpers.Wait()
+	defer stopHelpers()
 	if opt.MaxNodes == 0 {
-		helpCtx, stopHelpers := context.WithCancel(ctx)
-		defer helpers.Wait()
-		defer stopHelpers()
 		helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
 	}
 	v, done := s.Solve(p, true)
@@ -90,7 +95,13 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 		m, done = s.Best(p, v, true)
 	}
 	if !done {
-		return game.Coord{}, Stats{Nodes: s.Nodes + helperNodes.Load()}, false
+		stopHelpers()
+		helpers.Wait()
+		nodes := s.Nodes + helperNodes.Load()
+		if m, win := pruneProved(geo, p, s.TT, columns); win {
+			return coord(m), Stats{Nodes: nodes, Complete: true, Score: Win - int64(geo.Cells()-p.Moves), Depth: 1}, true
+		}
+		return game.Coord{}, Stats{Nodes: nodes}, false
 	}
 	st = scoreStats(geo, p, v, true)
 	if exact, ok := s.Solve(p, false); ok {
@@ -100,6 +111,34 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 	}
 	st.Nodes = s.Nodes + helperNodes.Load()
 	return coord(m), st, true
+}
+
+// pruneProved reads the table's bounds on p's children. A move proved to
+// win is returned at once; otherwise *columns lists the moves no other
+// move is proved better than.
+func pruneProved(geo *solve.Geometry, p solve.Pos, tt *solve.Table, columns *[]bool) (uint64, bool) {
+	type bound struct {
+		m      uint64
+		lo, hi int // the mover's score after m lies in [lo, hi]
+	}
+	var bs []bound
+	bestLo := -1 << 30
+	for _, m := range geo.Moves(p) {
+		lo, hi := tt.Bounds(geo, p.Play(m))
+		b := bound{m, -hi, -lo}
+		if b.lo > 0 {
+			return m, true
+		}
+		bs = append(bs, b)
+		bestLo = max(bestLo, b.lo)
+	}
+	*columns = make([]bool, geo.Cols())
+	for _, b := range bs {
+		if b.hi >= bestLo {
+			(*columns)[geo.Column(b.m)] = true
+		}
+	}
+	return 0, false
 }
 
 // helpSolve starts helpers on the other CPUs for a timed solve (Lazy SMP,

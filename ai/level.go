@@ -155,9 +155,10 @@ func Move(ctx context.Context, g *game.Game, opt Options) (game.Coord, Stats, er
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var spent int64
+	var columns []bool
 	if opt.Level == Hard {
 		if geo := solve.NewGeometry(g.Rules()); geo != nil {
-			c, st, ok := exactMove(ctx, geo, g, opt, deadline)
+			c, st, ok := exactMove(ctx, geo, g, opt, deadline, &columns)
 			if ok {
 				return c, st, nil
 			}
@@ -168,6 +169,7 @@ func Move(ctx context.Context, g *game.Game, opt Options) (game.Coord, Stats, er
 		}
 	}
 	s := newSearch(ctx, g, opt)
+	s.columns = columns
 	c, st := s.choose()
 	st.Nodes += spent
 	return c, st, nil

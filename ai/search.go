@@ -50,6 +50,10 @@ type search struct {
 	initial  []int   // cells occupied at the root
 	stamp    []int32 // candidate de-duplication
 	stampGen int32
+	// columns, when not nil, are the only gravity columns the root may
+	// play: the exact solver ran out of budget but proved the others
+	// worse.
+	columns []bool
 }
 
 func newSearch(ctx context.Context, g *game.Game, opt Options) *search {
@@ -70,6 +74,17 @@ func (s *search) coord(c int) game.Coord { return game.Coord{Row: c / s.pos.cols
 // choose picks the move for s.me.
 func (s *search) choose() (game.Coord, Stats) {
 	moves := s.candidates(s.me, 0)
+	if s.columns != nil {
+		var kept []int
+		for _, c := range moves {
+			if s.columns[c%s.pos.cols] {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			moves = kept
+		}
+	}
 	if len(moves) == 1 {
 		return s.coord(moves[0]), Stats{}
 	}

@@ -45,8 +45,11 @@ func NewGeometry(r game.Rules) *Geometry {
 	return g
 }
 
-// cells is the number of playable cells.
+// Cells is the number of playable cells.
 func (g *Geometry) Cells() int { return g.rows * g.cols }
+
+// Cols is the number of columns.
+func (g *Geometry) Cols() int { return g.cols }
 
 // aligned reports whether p holds k in a row. Runs are found by doubling:
 // run holds the cells that start a run of l stones, and two runs that

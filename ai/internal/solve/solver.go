@@ -93,6 +93,29 @@ func (t *Table) put(key, tag, kind uint64, score, col, moves int) {
 	s.check.Store(key ^ d)
 }
 
+// Bounds returns what the table and the rules know of p's score:
+// lo ≤ score ≤ hi.
+func (t *Table) Bounds(g *Geometry, p Pos) (lo, hi int) {
+	if v, ok := g.Trivial(p); ok {
+		return v, v
+	}
+	if p.Moves >= g.Cells() {
+		return 0, 0
+	}
+	lo, hi = g.minScore(p.Moves), g.maxScore(p.Moves)
+	key := p.Key()
+	if p.Moves < symPlies {
+		key = g.Canonical(p)
+	}
+	switch kind, v, _ := t.get(key, g.tag); kind {
+	case boundUpper:
+		hi = min(hi, v)
+	case boundLower:
+		lo = max(lo, v)
+	}
+	return lo, hi
+}
+
 // clear empties a table nobody else is using.
 func (t *Table) clear() { clear(t.slots) }
 
