@@ -43,7 +43,7 @@ func openingBook() *solve.Book {
 
 // solverShare is the part of the budget the exact solver may use; the
 // rest is left to the heuristic search should the solver not finish.
-const solverShare = 0.9
+const solverShare = 0.95
 
 // exactMove tries to choose g's move by book or solver. ok is false when
 // neither finished within its share of the budget; nodes is what the
