@@ -20,6 +20,8 @@ var (
 	positions = flag.Int("positions", 200, "random positions for TestLongValueKept")
 	openings  = flag.Int("openings", 10, "random 8-ply openings for TestLongAgainstPerfect (each played from both sides)")
 	budget    = flag.Duration("budget", DefaultBudget, "Hard's budget a move in the long measurements")
+	minPly    = flag.Int("minply", 8, "fewest stones of TestLongValueKept's positions")
+	maxPly    = flag.Int("maxply", 40, "most stones of TestLongValueKept's positions")
 )
 
 var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
@@ -92,8 +94,8 @@ func randomPosition(tb testing.TB, n int, rng *rand.Rand) *game.Game {
 	return g
 }
 
-// TestLongValueKept: on random Connect Four positions (8 to 40 stones, as
-// many of each count), Hard with the bot's budget plays a move that keeps
+// TestLongValueKept: on random Connect Four positions (-minply to -maxply
+// stones, 8 to 40 unless told, as many of each count), Hard with the bot's budget plays a move that keeps
 // the position's outcome (win, draw or loss) on at least 99% of them.
 func TestLongValueKept(t *testing.T) {
 	if !*long {
@@ -104,7 +106,7 @@ func TestLongValueKept(t *testing.T) {
 	kept, canLose, keptWhereCanLose, complete := 0, 0, 0, 0
 	var took time.Duration
 	for i := 0; i < *positions; i++ {
-		g := randomPosition(t, 8+i%33, rng)
+		g := randomPosition(t, *minPly+i%(*maxPly-*minPly+1), rng)
 		if g.Over() {
 			continue
 		}
@@ -121,7 +123,7 @@ func TestLongValueKept(t *testing.T) {
 		got := o.after(g, c)
 		worst := 1
 		for col := 0; col < connectFour.Cols; col++ {
-			if !g.ColumnFull(col) {
+			if !g.ColumnFull(col) && g.Filled() >= 8 { // early on the oracle takes too long
 				worst = min(worst, o.after(g, game.Coord{Col: col}))
 			}
 		}
