@@ -8,13 +8,16 @@
 // Hard on two-player gravity boards that fit a 64-bit bitboard
 // ((rows+1)·cols ≤ 64: standard Connect Four, 7×7, 8×7, and smaller)
 // plays perfectly whenever it can prove it: it looks the position up in
-// an embedded opening book, else solves it exactly (package
-// ai/internal/solve: Pons-style negamax with null windows, threat
-// ordering, forced-move detection, mirror symmetry and a transposition
-// table shared by every game and kept between moves), first who wins and
-// a move that keeps it, then, time allowing, the fastest win or the
-// slowest loss. Only when the solver cannot finish within the budget does
-// it fall back to the heuristic search below.
+// an embedded opening book, else solves it exactly (solver.go: Pons-style
+// negamax with null windows, threat ordering, forced-move detection,
+// enhanced transposition cutoffs, mirror symmetry and a lockless
+// transposition table shared by every game and kept between moves, with a
+// helper goroutine), first who wins and a move that keeps it, then, time
+// allowing, the fastest win or the slowest loss. Only when the solver
+// cannot finish within the budget does it fall back to the heuristic
+// search below, restricted to the moves the solver did not prove worse.
+// The book is built by the same solver: see GenerateBook and
+// ai/internal/bookgen.
 //
 // Everywhere else Hard is alpha-beta with iterative deepening, a
 // transposition table (Zobrist hashing) and move ordering by threats.

@@ -9,36 +9,35 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tttbot/tttbot/ai/internal/solve"
 	"github.com/tttbot/tttbot/game"
 )
 
 // Hard on two-player gravity boards that fit a 64-bit bitboard (standard
 // Connect Four among them) plays from an opening book, else solves the
-// position exactly with package solve, and only when the budget runs out
+// position exactly (solver.go), and only when the budget runs out
 // before the solver finishes falls back to the heuristic search.
 
-//go:embed internal/solve/connect4.book
+//go:embed connect4.book
 var connectFourBook []byte
 
 var (
-	bookOnce sync.Once
-	book     *solve.Book
+	bookOnce     sync.Once
+	embeddedBook *bookData
 )
 
 // openingBook returns the embedded book, parsed on first use, or nil.
-func openingBook() *solve.Book {
+func openingBook() *bookData {
 	bookOnce.Do(func() {
 		if len(connectFourBook) == 0 {
 			return // a build without a book plays from the solver alone
 		}
-		b, err := solve.ParseBook(connectFourBook)
+		b, err := parseBook(connectFourBook)
 		if err != nil {
 			panic("ai: embedded opening book: " + err.Error()) // a build defect, caught by the tests
 		}
-		book = b
+		embeddedBook = b
 	})
-	return book
+	return embeddedBook
 }
 
 // solverShare is the part of the budget the exact solver may use; the
@@ -53,7 +52,7 @@ const solverShare = 0.95
 // heuristic search may still choose from: what the solver and its helper
 // left in the table may prove some moves worse than another (a move that
 // loses against one that draws, typically), and those are left out.
-func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
+func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
 	p := geo.FromGame(g)
 	coord := func(m uint64) game.Coord {
 		at, _ := g.Target(game.Coord{Col: geo.Column(m)})
@@ -68,15 +67,15 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 		return coord(m), st, true
 	}
 
-	s := &solve.Solver{G: geo, Ctx: ctx}
+	s := &solver{G: geo, Ctx: ctx}
 	if opt.MaxNodes > 0 {
 		// Reproducible: a private, empty table, and a node budget.
 		s.MaxNodes = int64(float64(opt.MaxNodes) * solverShare)
-		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), solve.SharedBits)
-		s.TT = solve.PrivateTable(tbits)
-		defer solve.ReleaseTable(tbits, s.TT)
+		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), sharedBits)
+		s.TT = privateSolveTable(tbits)
+		defer releaseSolveTable(tbits, s.TT)
 	} else {
-		s.TT = solve.Shared()
+		s.TT = sharedSolveTable()
 		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * solverShare))
 	}
 	// Who wins first, and a move that keeps it so; then, time allowing,
@@ -116,7 +115,7 @@ func exactMove(ctx context.Context, geo *solve.Geometry, g *game.Game, opt Optio
 // pruneProved reads the table's bounds on p's children. A move proved to
 // win is returned at once; otherwise *columns lists the moves no other
 // move is proved better than.
-func pruneProved(geo *solve.Geometry, p solve.Pos, tt *solve.Table, columns *[]bool) (uint64, bool) {
+func pruneProved(geo *geometry, p bitPos, tt *solveTable, columns *[]bool) (uint64, bool) {
 	type bound struct {
 		m      uint64
 		lo, hi int // the mover's score after m lies in [lo, hi]
@@ -146,13 +145,13 @@ func pruneProved(geo *solve.Geometry, p solve.Pos, tt *solve.Table, columns *[]b
 // other end of the usual order, into the shared table, where the main
 // search finds their bounds instead of searching them itself. They stop
 // when ctx ends; their nodes are added to nodes.
-func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *solve.Geometry, p solve.Pos, tt *solve.Table, deadline time.Time) {
+func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *geometry, p bitPos, tt *solveTable, deadline time.Time) {
 	moves := geo.Moves(p)
 	for w := 1; w < min(runtime.GOMAXPROCS(0), maxHelpers+1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := &solve.Solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			h := &solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
 			for i := range moves {
 				m := moves[(len(moves)-w*(i+1)%len(moves)+len(moves))%len(moves)]
 				if geo.Wins(p, m) {
@@ -170,13 +169,13 @@ func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo
 	}
 }
 
-// maxHelpers bounds the helper goroutines of one timed solve.
+// maxHelpers bounds the helper goroutines of one timed
 const maxHelpers = 1
 
 // bookMove chooses p's move from the opening book when every child of p is
 // in it (or read off at once): the move to the child worst for the
 // opponent, the centre first among equals.
-func bookMove(geo *solve.Geometry, r game.Rules, p solve.Pos) (move uint64, value int, weak, ok bool) {
+func bookMove(geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
 	b := openingBook()
 	if b == nil || b.Rules != r || p.Moves >= b.Plies {
 		return 0, 0, false, false
@@ -203,7 +202,7 @@ func bookMove(geo *solve.Geometry, r game.Rules, p solve.Pos) (move uint64, valu
 // for a proved win or loss, 0 for a proved draw. A weak score knows the
 // winner but not when: its Score counts the plies left on the board, the
 // latest the game can end, and Distance is 0.
-func scoreStats(geo *solve.Geometry, p solve.Pos, v int, weak bool) Stats {
+func scoreStats(geo *geometry, p bitPos, v int, weak bool) Stats {
 	st := Stats{Complete: true, Depth: geo.Cells() - p.Moves}
 	if v == 0 {
 		st.Distance = geo.Cells() - p.Moves

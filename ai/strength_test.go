@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tttbot/tttbot/ai/internal/solve"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -29,18 +28,18 @@ var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2
 // oracle is the perfect player: the exact solver with no limit and a
 // table of its own.
 type oracle struct {
-	geo *solve.Geometry
-	tt  *solve.Table
+	geo *geometry
+	tt  *solveTable
 }
 
 func newOracle() *oracle {
-	return &oracle{geo: solve.NewGeometry(connectFour), tt: solve.NewTable(22)}
+	return &oracle{geo: newGeometry(connectFour), tt: newSolveTable(22)}
 }
 
 // value is the mover's outcome in g: −1, 0 or +1.
 func (o *oracle) value(g *game.Game) int {
 	p := o.geo.FromGame(g)
-	s := &solve.Solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
 	v, _ := s.Solve(p, true)
 	return v
 }
@@ -61,7 +60,7 @@ func (o *oracle) after(g *game.Game, c game.Coord) int {
 // move is a move that keeps the outcome.
 func (o *oracle) move(g *game.Game) game.Coord {
 	p := o.geo.FromGame(g)
-	s := &solve.Solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
 	if m := o.geo.WinningMove(p); m != 0 {
 		return game.Coord{Col: o.geo.Column(m)}
 	}

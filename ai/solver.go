@@ -1,4 +1,4 @@
-package solve
+package ai
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// The exact Solver for two-player gravity boards that fit a bitboard
+// The exact solver for two-player gravity boards that fit a bitboard
 // (standard Connect Four among them). It follows the public recipe of
-// Pascal Pons' "Solving Connect 4" articles and John Tromp's Solver:
+// Pascal Pons' "Solving Connect 4" articles and John Tromp's solver:
 // negamax with alpha-beta on a bitboard, scores that count the stones left
 // to the winner (so a faster win scores higher), null-window searches driven
 // by a binary search on the score, moves ordered by the winning cells they
@@ -22,13 +22,13 @@ import (
 // still had in hand, so a faster win scores higher — and the loser scores
 // its negative. 0 is a draw.
 
-// Table is a transposition table shared by every search of every
+// solveTable is a transposition table shared by every search of every
 // game: exact score bounds stay true forever, so what one move learnt
 // speeds up the next one and the next game. It is lockless (Hyatt and
 // Mann's trick): a slot holds data and key^data in two atomic words, and a
 // reader keeps an entry only if they agree, so a slot torn by two writers
 // at once reads as empty instead of wrong.
-type Table struct {
+type solveTable struct {
 	slots []ttSlot
 	shift uint // 64 − log2(len(slots)): a hash's top bits pick the bucket
 }
@@ -47,9 +47,9 @@ const (
 	tagShift   = 22
 )
 
-// NewTable returns an empty table of 2^bits slots of 16 bytes.
-func NewTable(bits int) *Table {
-	return &Table{slots: make([]ttSlot, 1<<bits), shift: uint(64 - bits)}
+// newSolveTable returns an empty table of 2^bits slots of 16 bytes.
+func newSolveTable(bits int) *solveTable {
+	return &solveTable{slots: make([]ttSlot, 1<<bits), shift: uint(64 - bits)}
 }
 
 // bucket returns the two slots key may live in: adjacent, so one cache
@@ -57,7 +57,7 @@ func NewTable(bits int) *Table {
 // subtree, the most work saved) and the second the latest one, as in
 // Tromp's Fhourstones, so deep positions cannot flush the valuable
 // shallow ones out of a saturated table.
-func (t *Table) bucket(key, tag uint64) (*ttSlot, *ttSlot) {
+func (t *solveTable) bucket(key, tag uint64) (*ttSlot, *ttSlot) {
 	h := (key ^ tag<<40) * 0x9e3779b97f4a7c15
 	i := h >> t.shift &^ 1
 	return &t.slots[i], &t.slots[i+1]
@@ -71,7 +71,7 @@ func (s *ttSlot) read(key, tag uint64) (uint64, bool) {
 
 // get returns the stored bound kind, score and cutoff column (−1 for
 // none) for key, or kind 0.
-func (t *Table) get(key, tag uint64) (kind uint64, score, col int) {
+func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
 	a, b := t.bucket(key, tag)
 	d, ok := a.read(key, tag)
 	if !ok {
@@ -82,7 +82,7 @@ func (t *Table) get(key, tag uint64) (kind uint64, score, col int) {
 	return d & (3 << 8), int(d&0xff) - 128, int(d>>10&63) - 1
 }
 
-func (t *Table) put(key, tag, kind uint64, score, col, moves int) {
+func (t *solveTable) put(key, tag, kind uint64, score, col, moves int) {
 	a, b := t.bucket(key, tag)
 	d := uint64(score+128) | kind | uint64(col+1)<<10 | uint64(moves)<<16 | tag<<tagShift
 	s := b
@@ -95,7 +95,7 @@ func (t *Table) put(key, tag, kind uint64, score, col, moves int) {
 
 // Bounds returns what the table and the rules know of p's score:
 // lo ≤ score ≤ hi.
-func (t *Table) Bounds(g *Geometry, p Pos) (lo, hi int) {
+func (t *solveTable) Bounds(g *geometry, p bitPos) (lo, hi int) {
 	if v, ok := g.Trivial(p); ok {
 		return v, v
 	}
@@ -117,42 +117,42 @@ func (t *Table) Bounds(g *Geometry, p Pos) (lo, hi int) {
 }
 
 // clear empties a table nobody else is using.
-func (t *Table) clear() { clear(t.slots) }
+func (t *solveTable) clear() { clear(t.slots) }
 
-// SharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
-// allocated on the first solve. Pons' Solver uses 8M five-byte entries;
+// sharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
+// allocated on the first  Pons' solver uses 8M five-byte entries;
 // this is a little smaller but keeps exact keys.
-const SharedBits = 21
+const sharedBits = 21
 
 var (
 	sharedOnce  sync.Once
-	sharedTable *Table
+	sharedTable *solveTable
 )
 
-func Shared() *Table {
-	sharedOnce.Do(func() { sharedTable = NewTable(SharedBits) })
+func sharedSolveTable() *solveTable {
+	sharedOnce.Do(func() { sharedTable = newSolveTable(sharedBits) })
 	return sharedTable
 }
 
 // privateTables hands out cleared tables for node-budgeted searches, one
 // pool per size: a search that must give the same answer on any machine
 // cannot read what other games left in the shared table.
-var privateTables [SharedBits + 1]sync.Pool
+var privateTables [sharedBits + 1]sync.Pool
 
-func PrivateTable(bits int) *Table {
-	if t, ok := privateTables[bits].Get().(*Table); ok {
+func privateSolveTable(bits int) *solveTable {
+	if t, ok := privateTables[bits].Get().(*solveTable); ok {
 		t.clear()
 		return t
 	}
-	return NewTable(bits)
+	return newSolveTable(bits)
 }
 
-func ReleaseTable(bits int, t *Table) { privateTables[bits].Put(t) }
+func releaseSolveTable(bits int, t *solveTable) { privateTables[bits].Put(t) }
 
-// Solver is one exact search. Not safe for concurrent use; the table is.
-type Solver struct {
-	G        *Geometry
-	TT       *Table
+// solver is one exact search. Not safe for concurrent use; the table is.
+type solver struct {
+	G        *geometry
+	TT       *solveTable
 	Ctx      context.Context // cancels the search; required
 	Deadline time.Time       // stops the search; zero for none
 	MaxNodes int64           // stops the search after this many nodes; 0 for none
@@ -169,10 +169,10 @@ const symPlies = 14
 var noTTPlies = 8
 
 // minScore and maxScore bound the score of a position with n stones.
-func (g *Geometry) minScore(n int) int { return -(g.Cells() - n) / 2 }
-func (g *Geometry) maxScore(n int) int { return (g.Cells() + 1 - n) / 2 }
+func (g *geometry) minScore(n int) int { return -(g.Cells() - n) / 2 }
+func (g *geometry) maxScore(n int) int { return (g.Cells() + 1 - n) / 2 }
 
-func (s *Solver) stop() bool {
+func (s *solver) stop() bool {
 	if s.Stopped {
 		return true
 	}
@@ -190,7 +190,7 @@ func (s *Solver) stop() bool {
 // upper bound when ≤ alpha, a lower bound when ≥ beta. Precondition: the
 // mover cannot win with one stone. After a stop the result is meaningless
 // and s.Stopped is set.
-func (s *Solver) negamax(p Pos, alpha, beta int) int {
+func (s *solver) negamax(p bitPos, alpha, beta int) int {
 	s.Nodes++
 	if s.stop() {
 		return 0
@@ -315,7 +315,7 @@ func (s *Solver) negamax(p Pos, alpha, beta int) int {
 // or any score of that sign) and whether the search finished. Each probe is
 // a null-window search; the window closes in on the score by bisection,
 // leaning towards 0 where most positions are.
-func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
+func (s *solver) Solve(p bitPos, weak bool) (int, bool) {
 	g := s.G
 	if g.CanWinNext(p) {
 		if weak {
@@ -364,7 +364,7 @@ func sign(v int) int {
 // best returns the first move in the usual order whose child keeps the
 // value v of p (exact score, or with weak only its sign). p must not be
 // won in one, and v must be p's value.
-func (s *Solver) Best(p Pos, v int, weak bool) (uint64, bool) {
+func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 	g := s.G
 	next := g.NonLosing(p)
 	if next == 0 {
@@ -405,7 +405,7 @@ func (s *Solver) Best(p Pos, v int, weak bool) (uint64, bool) {
 }
 
 // firstMove returns the first move of set in the usual order.
-func (g *Geometry) FirstMove(set uint64) uint64 {
+func (g *geometry) FirstMove(set uint64) uint64 {
 	for _, c := range g.order {
 		if m := set & g.colMask[c]; m != 0 {
 			return m
@@ -415,7 +415,7 @@ func (g *Geometry) FirstMove(set uint64) uint64 {
 }
 
 // winningMove returns the mover's immediately winning move, or 0.
-func (g *Geometry) WinningMove(p Pos) uint64 {
+func (g *geometry) WinningMove(p bitPos) uint64 {
 	w := g.winning(p.Cur, p.Mask) & g.Possible(p)
 	return w & -w
 }
@@ -423,7 +423,7 @@ func (g *Geometry) WinningMove(p Pos) uint64 {
 // plies converts a score of p into the number of plies to the end of the
 // game under perfect play: the winner's last stone, or the last cell for a
 // draw.
-func (g *Geometry) Plies(p Pos, score int) int {
+func (g *geometry) Plies(p bitPos, score int) int {
 	if score == 0 {
 		return g.Cells() - p.Moves
 	}

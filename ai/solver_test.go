@@ -1,17 +1,16 @@
-package solve
+package ai
 
 import (
 	"context"
-	"flag"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/tttbot/tttbot/game"
 )
 
-// brute is an independent exact Solver for tiny gravity boards: a plain
+// brute is an independent exact solver for tiny gravity boards: a plain
 // grid, every move tried, memoised. It shares no code with the bitboard
-// Solver, so agreement between the two means something.
+// solver, so agreement between the two means something.
 type brute struct {
 	rows, cols, k int
 	grid          []byte // row 0 at the bottom; 0 empty, 1 and 2 the players
@@ -93,25 +92,6 @@ func (b *brute) of(g *game.Game) uint64 {
 	return key
 }
 
-func newGame(tb testing.TB, r game.Rules) *game.Game {
-	tb.Helper()
-	g, err := game.New(r, game.Fast, []rune(game.DefaultTokens[:r.Players]))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g
-}
-
-// play makes moves in turn order.
-func play(tb testing.TB, g *game.Game, moves ...game.Coord) {
-	tb.Helper()
-	for _, c := range moves {
-		if _, err := g.Play(g.Turn(), c); err != nil {
-			tb.Fatal(err)
-		}
-	}
-}
-
 // randomGame plays n random moves that do not end the game (fewer if
 // every continuation ends it).
 func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
@@ -137,8 +117,6 @@ func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
 	return g
 }
 
-var long = flag.Bool("long", false, "also check the bigger boards against brute force")
-
 // TestSolverMatchesBruteForce solves random positions of small gravity
 // boards exactly, strongly and weakly, and compares with brute force.
 func TestSolverMatchesBruteForce(t *testing.T) {
@@ -156,7 +134,7 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 	}
 	for _, r := range boards {
 		b := newBrute(r)
-		geo := NewGeometry(r)
+		geo := newGeometry(r)
 		rng := rand.New(rand.NewPCG(uint64(r.Rows*100+r.Cols), uint64(r.Win)))
 		for i := 0; i < 60; i++ {
 			g := randomGame(t, r, i%r.Cells(), rng)
@@ -165,10 +143,10 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 			}
 			want := b.value(b.of(g), g.Filled())
 			p := geo.FromGame(g)
-			s := &Solver{G: geo, TT: NewTable(12), Ctx: context.Background()}
+			s := &solver{G: geo, TT: newSolveTable(12), Ctx: context.Background()}
 			got, ok := s.Solve(p, false)
 			if !ok || got != want {
-				t.Fatalf("%dx%d k=%d %v: Solver %d (ok %v), brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), got, ok, want)
+				t.Fatalf("%dx%d k=%d %v: solver %d (ok %v), brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), got, ok, want)
 			}
 			weak, _ := s.Solve(p, true)
 			if sign(weak) != sign(want) {
@@ -178,29 +156,26 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// connectFour is the standard board: 7 columns, 6 rows, four in a row.
-var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
-
 // benchSolve solves the same 20 random Connect Four positions at a ply
 // each iteration with a cleared table, weakly or exactly, and reports
 // nodes per second and time per position.
 func benchSolve(b *testing.B, plies int, weak bool) {
-	geo := NewGeometry(connectFour)
+	geo := newGeometry(connectFour)
 	rng := rand.New(rand.NewPCG(uint64(plies), 1))
-	var ps []Pos
+	var ps []bitPos
 	for len(ps) < 20 {
 		g := randomGame(b, connectFour, plies, rng)
 		if g.Filled() == plies && !geo.CanWinNext(geo.FromGame(g)) {
 			ps = append(ps, geo.FromGame(g))
 		}
 	}
-	tt := NewTable(SharedBits)
+	tt := newSolveTable(sharedBits)
 	var nodes int64
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range ps {
 			tt.clear()
-			s := &Solver{G: geo, TT: tt, Ctx: context.Background()}
+			s := &solver{G: geo, TT: tt, Ctx: context.Background()}
 			if _, ok := s.Solve(p, weak); !ok {
 				b.Fatal("unfinished")
 			}

@@ -1,4 +1,4 @@
-package solve
+package ai
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest positions from scratch (slow: seconds to minutes each)")
 
-func loadBook(tb testing.TB) (*Book, *Geometry) {
+func loadBook(tb testing.TB) (*bookData, *geometry) {
 	tb.Helper()
 	data, err := os.ReadFile("connect4.book")
 	if err != nil {
@@ -18,14 +18,14 @@ func loadBook(tb testing.TB) (*Book, *Geometry) {
 	if len(data) == 0 {
 		tb.Skip("no book built yet")
 	}
-	b, err := ParseBook(data)
+	b, err := parseBook(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if b.Rules != connectFour {
 		tb.Fatalf("book for %+v, want %+v", b.Rules, connectFour)
 	}
-	return b, NewGeometry(b.Rules)
+	return b, newGeometry(b.Rules)
 }
 
 // TestBookCoversAndAgrees walks every position a game can reach within
@@ -39,7 +39,7 @@ func TestBookCoversAndAgrees(t *testing.T) {
 		}
 		return v
 	}
-	value := func(p Pos) int {
+	value := func(p bitPos) int {
 		if v, ok := geo.Trivial(p); ok {
 			return clamp(v)
 		}
@@ -50,8 +50,8 @@ func TestBookCoversAndAgrees(t *testing.T) {
 		return v
 	}
 	seen := map[uint64]bool{}
-	var walk func(p Pos)
-	walk = func(p Pos) {
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
 		if seen[p.Key()] {
 			return
 		}
@@ -73,7 +73,7 @@ func TestBookCoversAndAgrees(t *testing.T) {
 			t.Fatalf("position %x: book %d, its children give %d", p.Key(), v, best)
 		}
 	}
-	walk(Pos{})
+	walk(bitPos{})
 	t.Logf("%d positions within %d plies, %d book entries", len(seen), b.Plies, b.Len())
 }
 
@@ -85,10 +85,10 @@ func TestBookResolve(t *testing.T) {
 		t.Skip("needs -resolve N")
 	}
 	b, geo := loadBook(t)
-	var leaves []Pos
+	var leaves []bitPos
 	seen := map[uint64]bool{}
-	var walk func(p Pos)
-	walk = func(p Pos) {
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
 		if seen[geo.Canonical(p)] {
 			return
 		}
@@ -105,11 +105,11 @@ func TestBookResolve(t *testing.T) {
 			}
 		}
 	}
-	walk(Pos{})
+	walk(bitPos{})
 	step := max(1, len(leaves) / *resolve)
 	for i := 0; i < len(leaves); i += step {
 		p := leaves[i]
-		s := &Solver{G: geo, TT: NewTable(22), Ctx: context.Background()}
+		s := &solver{G: geo, TT: newSolveTable(22), Ctx: context.Background()}
 		v, _ := s.Solve(p, b.Weak)
 		want, _ := b.Lookup(geo, p)
 		if v != want {

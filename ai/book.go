@@ -1,4 +1,4 @@
-package solve
+package ai
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 	"github.com/tttbot/tttbot/game"
 )
 
-// Book holds exact scores of the opening positions of one board: every
+// bookData holds exact scores of the opening positions of one board: every
 // position a game can reach with at most Plies stones, whoever played the
 // moves, except those the solver reads off at once (Trivial). Positions
 // are stored once for a position and its mirror image.
-type Book struct {
+type bookData struct {
 	Rules  game.Rules
 	Plies  int
 	Weak   bool     // scores are only −1, 0 or +1: who wins, not how fast
@@ -24,9 +24,9 @@ type Book struct {
 	scores []int8
 }
 
-// NewBook builds a book from canonical keys and their scores.
-func NewBook(r game.Rules, plies int, weak bool, scores map[uint64]int8) *Book {
-	b := &Book{Rules: r, Plies: plies, Weak: weak}
+// newBookData builds a book from canonical keys and their scores.
+func newBookData(r game.Rules, plies int, weak bool, scores map[uint64]int8) *bookData {
+	b := &bookData{Rules: r, Plies: plies, Weak: weak}
 	for k := range scores {
 		b.keys = append(b.keys, k)
 	}
@@ -38,13 +38,13 @@ func NewBook(r game.Rules, plies int, weak bool, scores map[uint64]int8) *Book {
 }
 
 // Len is the number of positions in the book.
-func (b *Book) Len() int { return len(b.keys) }
+func (b *bookData) Len() int { return len(b.keys) }
 
 // Entry returns the i-th key and score, in key order.
-func (b *Book) Entry(i int) (uint64, int) { return b.keys[i], int(b.scores[i]) }
+func (b *bookData) Entry(i int) (uint64, int) { return b.keys[i], int(b.scores[i]) }
 
 // Lookup returns the score of p if the book has it.
-func (b *Book) Lookup(g *Geometry, p Pos) (int, bool) {
+func (b *bookData) Lookup(g *geometry, p bitPos) (int, bool) {
 	k := g.Canonical(p)
 	i, ok := slices.BinarySearch(b.keys, k)
 	if !ok {
@@ -56,7 +56,7 @@ func (b *Book) Lookup(g *Geometry, p Pos) (int, bool) {
 // Trivial returns the score of a position the solver reads off at once:
 // the mover wins with one stone, or the opponent has two threats or a
 // threat over the mover's only way to stop the other.
-func (g *Geometry) Trivial(p Pos) (int, bool) {
+func (g *geometry) Trivial(p bitPos) (int, bool) {
 	if g.CanWinNext(p) {
 		return g.maxScore(p.Moves), true
 	}
@@ -73,7 +73,7 @@ func (g *Geometry) Trivial(p Pos) (int, bool) {
 const bookMagic = "tttbook1"
 
 // MarshalBinary encodes the book.
-func (b *Book) MarshalBinary() ([]byte, error) {
+func (b *bookData) MarshalBinary() ([]byte, error) {
 	var raw []byte
 	weak := 0
 	if b.Weak {
@@ -105,8 +105,8 @@ func (b *Book) MarshalBinary() ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// ParseBook decodes a book written by MarshalBinary.
-func ParseBook(data []byte) (*Book, error) {
+// parseBook decodes a book written by MarshalBinary.
+func parseBook(data []byte) (*bookData, error) {
 	if !bytes.HasPrefix(data, []byte(bookMagic)) {
 		return nil, errors.New("opening book: bad magic")
 	}
@@ -125,7 +125,7 @@ func ParseBook(data []byte) (*Book, error) {
 	if n > len(raw) {
 		return nil, errors.New("opening book: truncated")
 	}
-	b := &Book{
+	b := &bookData{
 		Rules: game.Rules{Rows: int(head[0]), Cols: int(head[1]), Win: int(head[2]), Gravity: true, Players: 2},
 		Plies: int(head[3]),
 		Weak:  head[4] == 1,

@@ -1,4 +1,4 @@
-package solve
+package ai
 
 import (
 	"context"
@@ -42,9 +42,9 @@ func TestKnownScores(t *testing.T) {
 		{"226555757373563267651", 6},
 	} {
 		t.Run(tt.moves, func(t *testing.T) {
-			geo := NewGeometry(connectFour)
+			geo := newGeometry(connectFour)
 			p := geo.FromGame(fromMoves(t, tt.moves))
-			s := &Solver{G: geo, TT: NewTable(16), Ctx: context.Background()}
+			s := &solver{G: geo, TT: newSolveTable(16), Ctx: context.Background()}
 			got, ok := s.Solve(p, false)
 			if !ok || got != tt.score {
 				t.Fatalf("score %d (finished %v), want %d", got, ok, tt.score)
