@@ -41,8 +41,16 @@ func openingBook() *bookData {
 }
 
 // solverShare is the part of the budget the exact solver may use; the
-// rest is left to the heuristic search should the solver not finish.
-const solverShare = 0.95
+// rest is left to the heuristic search should the solver not finish. With
+// more than openingEmpty cells free the solver rarely finishes in time
+// (a 7×6 position with 8 stones takes it half a second on average, one
+// with 6 several), so there it gets only openingShare and the heuristic
+// search, which then chooses the move, gets a fair part.
+const (
+	solverShare  = 0.95
+	openingShare = 0.5
+	openingEmpty = 34
+)
 
 // exactMove tries to choose g's move by book or solver. ok is false when
 // neither finished within its share of the budget; nodes is what the
@@ -68,15 +76,19 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	}
 
 	s := &solver{G: geo, Ctx: ctx}
+	share := solverShare
+	if geo.Cells()-p.Moves > openingEmpty {
+		share = openingShare
+	}
 	if opt.MaxNodes > 0 {
 		// Reproducible: a private, empty table, and a node budget.
-		s.MaxNodes = int64(float64(opt.MaxNodes) * solverShare)
+		s.MaxNodes = int64(float64(opt.MaxNodes) * share)
 		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), sharedBits)
 		s.TT = privateSolveTable(tbits)
 		defer releaseSolveTable(tbits, s.TT)
 	} else {
 		s.TT = sharedSolveTable()
-		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * solverShare))
+		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * share))
 	}
 	// Who wins first, and a move that keeps it so; then, time allowing,
 	// the fastest win or the slowest loss.
