@@ -117,3 +117,21 @@ func TestBookResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestBookKnownOpening checks the book against the published solution of
+// Connect Four (Allis 1988, Tromp): the first player wins, but only by
+// starting in the centre column; the two next to it draw, the outer four
+// lose.
+func TestBookKnownOpening(t *testing.T) {
+	b, geo := loadBook(t)
+	if v, ok := b.Lookup(geo, bitPos{}); !ok || sign(v) != 1 {
+		t.Fatalf("empty board: %d (in book %v), want a first-player win", v, ok)
+	}
+	want := []int{1, 1, 0, -1, 0, 1, 1} // for the second player, to move after the first stone
+	for col, w := range want {
+		p := bitPos{}.Play(geo.MoveIn(bitPos{}, col))
+		if v, ok := b.Lookup(geo, p); !ok || sign(v) != w {
+			t.Errorf("first stone in column %d: %d (in book %v), want %d", col+1, v, ok, w)
+		}
+	}
+}

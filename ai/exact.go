@@ -17,6 +17,9 @@ import (
 // position exactly (solver.go), and only when the budget runs out
 // before the solver finishes falls back to the heuristic search.
 
+// connectFourBook is the opening book of standard Connect Four, made by
+// ai/internal/bookgen: who wins every position with at most two stones.
+//
 //go:embed connect4.book
 var connectFourBook []byte
 
