@@ -19,6 +19,7 @@ var (
 	positions = flag.Int("positions", 200, "random positions for TestLongValueKept")
 	openings  = flag.Int("openings", 10, "random 8-ply openings for TestLongAgainstPerfect (each played from both sides)")
 	budget    = flag.Duration("budget", DefaultBudget, "Hard's budget a move in the long measurements")
+	hardNodes = flag.Int64("nodes", 0, "if positive, Hard's node budget a move instead of the clock (reproducible; no shared table, no helper)")
 	minPly    = flag.Int("minply", 8, "fewest stones of TestLongValueKept's positions")
 	maxPly    = flag.Int("maxply", 40, "most stones of TestLongValueKept's positions")
 )
@@ -69,6 +70,15 @@ func (o *oracle) move(g *game.Game) game.Coord {
 	return game.Coord{Col: o.geo.Column(m)}
 }
 
+// hardOptions are Hard's options in the long measurements: the clock
+// (-budget), or a node budget (-nodes) with time to spare.
+func hardOptions() Options {
+	if *hardNodes > 0 {
+		return Options{Level: Hard, Budget: time.Hour, MaxNodes: *hardNodes}
+	}
+	return Options{Level: Hard, Budget: *budget}
+}
+
 // randomPosition plays n random moves that do not end the game.
 func randomPosition(tb testing.TB, n int, rng *rand.Rand) *game.Game {
 	tb.Helper()
@@ -110,7 +120,7 @@ func TestLongValueKept(t *testing.T) {
 			continue
 		}
 		start := time.Now()
-		c, st, err := Move(context.Background(), g, Options{Level: Hard, Budget: *budget})
+		c, st, err := Move(context.Background(), g, hardOptions())
 		took += time.Since(start)
 		if err != nil {
 			t.Fatal(err)
@@ -174,7 +184,7 @@ func TestLongAgainstPerfect(t *testing.T) {
 				var c game.Coord
 				if g.Turn() == hard {
 					var err error
-					if c, _, err = Move(context.Background(), g, Options{Level: Hard, Budget: *budget}); err != nil {
+					if c, _, err = Move(context.Background(), g, hardOptions()); err != nil {
 						t.Fatal(err)
 					}
 				} else {
