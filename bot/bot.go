@@ -26,6 +26,7 @@ type Bot struct {
 	tables   *table.Tables
 	log      *slog.Logger
 	aiBudget time.Duration
+	words    *locales.Catalog
 	Metrics  *Metrics
 }
 
@@ -35,6 +36,7 @@ func New(opt Options) *Bot {
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
+	b.words = locales.New(b.log)
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
@@ -56,6 +58,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}, Answered
 	}
 	in, err := parseInteraction(i)
+	in.Private, in.Public = b.words.For(in.Locale), b.words.For(in.publicLocale())
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		if err != nil {
 			return in, Response{Kind: Choices}, Refused
@@ -86,7 +89,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		if shown == nil {
 			shown = cur
 		}
-		resp = decorate(r, shown, in.Route == RouteBoard && in.Bool(optImage))
+		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return next, nil
 	})
 	if err != nil {
@@ -117,7 +120,7 @@ func (b *Bot) ServeRecovering(ctx context.Context, i *discordgo.Interaction) (re
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
-			resp = ephemeral(locales.Say("refuse.internal", nil))
+			resp = ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
 		}
 	}()
 	return b.Serve(ctx, i)
