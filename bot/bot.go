@@ -18,6 +18,9 @@ type Options struct {
 	Tables   *table.Tables // the channels' game sessions (required)
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
+	// Words are the locale files to speak from; nil means the embedded
+	// ones (locales.New). Tests pass their own (locales.Load).
+	Words *locales.Catalog
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -36,7 +39,10 @@ func New(opt Options) *Bot {
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
-	b.words = locales.New(b.log)
+	b.words = opt.Words
+	if b.words == nil {
+		b.words = locales.New(b.log)
+	}
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}

@@ -38,7 +38,9 @@ func TestClassicGameToAWin(t *testing.T) {
 	})
 	t.Run("ErrSeated", func(t *testing.T) { refused(t, h.as(alice, "join"), "already have a seat") })
 	t.Run("ErrTokenTaken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "x")), "Another player already has `x`") })
-	t.Run("ErrBadToken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "..")), "Your token `..` is more than one character") })
+	t.Run("ErrBadToken", func(t *testing.T) {
+		refused(t, h.as(bob, "join", opt("token", "..")), "Your token `..` is more than one character")
+	})
 
 	start := h.as(bob, "join")
 	text := publicText(t, start)

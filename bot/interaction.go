@@ -99,10 +99,10 @@ type Interaction struct {
 	// Private speaks the user's locale: ephemeral replies. Public speaks the
 	// server's (in a DM, the user's): messages everyone in the channel reads.
 	Private, Public *locales.Speaker
-	Focused     string // autocomplete: the option being typed
-	Vars        Vars   // a button's custom_id segments, typed by its route
-	options     map[string]*discordgo.ApplicationCommandInteractionDataOption
-	resolved    *discordgo.ApplicationCommandInteractionDataResolved
+	Focused         string // autocomplete: the option being typed
+	Vars            Vars   // a button's custom_id segments, typed by its route
+	options         map[string]*discordgo.ApplicationCommandInteractionDataOption
+	resolved        *discordgo.ApplicationCommandInteractionDataResolved
 }
 
 // parseInteraction reads a command, autocomplete or component interaction

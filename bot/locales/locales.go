@@ -123,6 +123,11 @@ type Speaker struct {
 // asked for, and here each file that could not be read.
 func New(log *slog.Logger) *Catalog { return newCatalog(load(), log) }
 
+// Load builds a catalog from the locale files in fsys instead of the
+// embedded ones (tests; trying a translation without a rebuild). Files are
+// named by Discord locale; en-US.json must be among them.
+func Load(fsys fs.FS, log *slog.Logger) *Catalog { return newCatalog(parse(fsys), log) }
+
 func newCatalog(l *loaded, log *slog.Logger) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -202,3 +207,15 @@ func Keys() []string { return slices.Clone(load().keys) }
 
 // Files lists the locales that have a file, sorted.
 func Files() []string { return slices.Sorted(maps.Keys(load().have)) }
+
+// Lookup returns the sentence key in this locale only, without data and
+// without falling back to en-US: ok is false when the locale's file lacks
+// it (or it is broken there). The command schema uses it, so that a
+// locale without a translation shows Discord's default rather than a copy.
+func (s *Speaker) Lookup(key string) (text string, ok bool) {
+	text, tag, err := s.loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any{}})
+	if err != nil || tag.String() != s.locale {
+		return "", false
+	}
+	return text, true
+}
