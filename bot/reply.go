@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -161,14 +162,10 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 			data.Files = append(data.Files, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: &buf})
 		}
 	case len(r.Files) > 0 && r.NoFiles != "":
-		content := r.Content + "\n" + r.NoFiles
-		if utf8.RuneCountInString(content) > MaxContent {
-			// Cut the content on a line, never the note, and say how to
-			// see the rest.
-			more := strings.TrimSpace(r.More + "\n" + r.NoFiles)
-			content = clipLines(r.Content, more, MaxContent)
-		}
-		data.Content = content
+		// The note is whole; the content is cut on a line to make room for
+		// it, saying how to see the rest.
+		room := MaxContent - utf8.RuneCountInString(r.NoFiles) - 1
+		data.Content = clipLines(r.Content, cmp.Or(r.More, "…"), room) + "\n" + r.NoFiles
 	}
 	kind := discordgo.InteractionResponseChannelMessageWithSource
 	if r.Kind == Update {
