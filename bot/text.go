@@ -21,15 +21,21 @@ func seatName(w *locales.Speaker, s table.Seat) string {
 // who names a seat's occupant: a mention, or the computer and its level.
 func who(w *locales.Speaker, s table.Seat) string {
 	if s.Kind.Computer() {
-		return w.Say("computer", locales.Data{"Level": s.Kind.String()})
+		return computerName(w, s.Kind.String())
 	}
 	return mention(s.User)
+}
+
+// computerName is the computer at a level ("easy", "medium", "hard"), the
+// level named as the ai: choice is in the reader's language.
+func computerName(w *locales.Speaker, level string) string {
+	return w.Say("computer", locales.Data{"Level": w.Say(choiceKey("new", optAI, level), nil)})
 }
 
 // playerName shows a standings ID: a mention, or the computer.
 func playerName(w *locales.Speaker, id string) string {
 	if level, ok := strings.CutPrefix(id, "ai:"); ok {
-		return w.Say("computer", locales.Data{"Level": level})
+		return computerName(w, level)
 	}
 	return mention(id)
 }

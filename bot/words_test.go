@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -363,4 +364,26 @@ func TestClipLines(t *testing.T) {
 	if got := clip(long); len([]rune(got)) > MaxContent || strings.HasSuffix(strings.TrimSuffix(got, "\n…"), "wor") {
 		t.Errorf("one long line clipped mid-word: …%q", got[len(got)-20:])
 	}
+}
+
+// FuzzCheckText: whatever board a user writes, /ttt check's reply is within
+// Discord's limit and nothing of the board renders outside code.
+func FuzzCheckText(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	w := locales.English()
+	f.Fuzz(func(t *testing.T, board string) {
+		v := game.CheckBoard(board, game.CheckOptions{Win: 3, Tokens: tokensOf(board)})
+		text := checkText(w, board, v)
+		if n := len([]rune(text)); n > MaxContent {
+			t.Fatalf("%d characters", n)
+		}
+		outside := outsideCode(text)
+		for _, m := range markup {
+			if strings.Contains(outside, m) {
+				t.Fatalf("%q renders outside code:\n%s", m, text)
+			}
+		}
+	})
 }
