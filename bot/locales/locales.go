@@ -116,6 +116,7 @@ type Speaker struct {
 	loc      *i18n.Localizer
 	log      *slog.Logger
 	fallback *Speaker // en-US, for a message this locale cannot say; nil for en-US
+	missed   *sync.Map // keys already logged as missing
 }
 
 // New builds the catalog: a Speaker for each Discord locale that has a file,
@@ -135,11 +136,11 @@ func newCatalog(l *loaded, log *slog.Logger) *Catalog {
 	for locale, err := range l.broken {
 		log.Error("locale file unreadable; it speaks en-US", "locale", locale, "err", err)
 	}
-	en := &Speaker{locale: Default, loc: i18n.NewLocalizer(l.bundle, Default), log: log}
+	en := &Speaker{locale: Default, loc: i18n.NewLocalizer(l.bundle, Default), log: log, missed: &sync.Map{}}
 	c := &Catalog{speakers: map[string]*Speaker{Default: en}, fallback: en}
 	for locale := range l.have {
 		if locale != Default {
-			c.speakers[locale] = &Speaker{locale: locale, loc: i18n.NewLocalizer(l.bundle, locale), log: log, fallback: en}
+			c.speakers[locale] = &Speaker{locale: locale, loc: i18n.NewLocalizer(l.bundle, locale), log: log, fallback: en, missed: &sync.Map{}}
 		}
 	}
 	return c
@@ -192,7 +193,10 @@ func (s *Speaker) say(key string, count any, data Data) string {
 	}
 	// go-i18n already fell back to en-US for a message this locale lacks,
 	// and returned its text with the error; a broken template returns none.
-	s.log.Warn("message missing or broken", "locale", s.locale, "key", key, "err", err)
+	// Logged once a message, not once a reply.
+	if _, seen := s.missed.LoadOrStore(key, true); !seen {
+		s.log.Warn("message missing or broken", "locale", s.locale, "key", key, "err", err)
+	}
 	if text != "" {
 		return text
 	}

@@ -114,8 +114,11 @@ func TestLocaleFiles(t *testing.T) {
 			}
 			for key := range file {
 				if _, plural := en[key]["one"]; !plural {
-					if _, err := s.loc.Localize(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(sample(en[key]))}); err != nil {
+					_, tag, err := s.loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(sample(en[key]))})
+					if err != nil {
 						t.Errorf("%s: %v", key, err)
+					} else if tag.String() != locale {
+						t.Errorf("%s: said in %s", key, tag)
 					}
 					continue
 				}
@@ -244,6 +247,10 @@ func TestMissingMessageFallsBack(t *testing.T) {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, logs.String())
 		}
+	}
+	de.Say("help.title", nil)
+	if n := strings.Count(logs.String(), "key=help.title"); n != 1 {
+		t.Errorf("a missing message logged %d times", n)
 	}
 	if got := c.For("xx").Locale(); got != Default {
 		t.Errorf("xx speaks %s", got)
