@@ -115,7 +115,7 @@ type Speaker struct {
 	locale   string
 	loc      *i18n.Localizer
 	log      *slog.Logger
-	fallback *Speaker // en-US, for a message this locale cannot say; nil for en-US
+	fallback *Speaker  // en-US, for a message this locale cannot say; nil for en-US
 	missed   *sync.Map // keys already logged as missing
 }
 
