@@ -338,7 +338,7 @@ func TestEveryErrorHasWords(t *testing.T) {
 		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
 		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
 		ErrMalformed, ErrBadOpponent,
-		&OptionError{Option: "rows", Want: WantWholeNumber, Min: 3, Max: 100}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
+		&OptionError{Option: "rows", Want: WantWholeNumber, Min: 3, Max: 100}, &OptionError{Option: "later", Want: WantWholeNumber}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
 		game.ErrGameOver, &table.TurnError{Next: seat}, game.ErrCellTaken,
 		game.ErrColumnFull, game.ErrNotPlayer,
 		&RulesRefusal{Rules: game.Rules{Rows: 1, Cols: 3, Win: 3, Players: 2}, Err: &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"}},

@@ -90,6 +90,8 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		return "refuse.game_open", nil, true
 	case errors.As(err, &turnErr):
 		return "refuse.not_your_turn", locales.Data{"Token": turnErr.Next.Token, "Who": who(w, turnErr.Next)}, true
+	case errors.As(err, &optionErr) && optionErr.Want == WantWholeNumber && optionErr.Min == optionErr.Max:
+		return "refuse.option.int_any", locales.Data{"Option": optionErr.Option}, true // no range in intBounds
 	case errors.As(err, &optionErr):
 		return optionKeys[optionErr.Want], locales.Data{"Option": optionErr.Option, "Min": optionErr.Min, "Max": optionErr.Max}, true
 	case errors.As(err, &posErr) && errors.Is(err, game.ErrCellTaken):
