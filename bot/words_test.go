@@ -387,3 +387,20 @@ func FuzzCheckText(f *testing.F) {
 		}
 	})
 }
+
+// TestHelpFitsInEveryLocale: /ttt help is one message; a translation that
+// makes it longer than Discord allows fails here rather than being cut.
+func TestHelpFitsInEveryLocale(t *testing.T) {
+	c := locales.New(nil)
+	for _, locale := range c.Locales() {
+		in := &Interaction{Private: c.For(locale)}
+		resp, _ := (&Bot{}).help(context.Background(), in)
+		var n int
+		for _, key := range helpKeys {
+			n += len([]rune(c.For(locale).Say(key, nil))) + 1
+		}
+		if n-1 > MaxContent || strings.HasSuffix(resp.Content, "…") {
+			t.Errorf("%s: help is %d characters", locale, n-1)
+		}
+	}
+}
