@@ -207,6 +207,15 @@ func TestWording(t *testing.T) {
 		h := newHarness(t)
 		refused(t, h.as(alice, "new", opt("token", " ")), "Your token is blank.")
 	})
+	t.Run("TokenRules", func(t *testing.T) {
+		h := newHarness(t)
+		refused(t, h.as(alice, "new", opt("token", "5")), "Your token `5` looks like the digit `5`, and on the 3×3 board empty cells show their numbers. Pick a letter or symbol, like `X`.")
+		refused(t, h.as(alice, "new", opt("token", "\u20dd")), "is a combining or enclosing mark")
+		refused(t, h.as(alice, "new", opt("token", "\u2800")), "can't be seen on the board")
+		publicText(t, h.as(alice, "new", opt("players", 3)))
+		refused(t, h.as(bob, "join", opt("token", "Х")), "Your token `Х` looks too much like `X`, which another player has. Pick one nobody could mistake, like `O`")
+		publicText(t, h.in("920000000000000005", alice, "new", opt("rows", 4), opt("token", "5"))) // no numbers on a 4×4 board
+	})
 	t.Run("TakenCellOnTheNumberedBoard", func(t *testing.T) {
 		h := newHarness(t)
 		publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
