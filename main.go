@@ -138,7 +138,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now}),
+			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL}),
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,

@@ -103,6 +103,7 @@ var english = map[string]string{
 
 	// Refusals: what was wrong and what to do.
 	"refuse.internal":           "Something went wrong on my side and nothing was changed. Please try again in a moment.",
+	"refuse.duplicate":          "That request was already handled, so nothing was done again. Look at the board, or `/ttt board` to see it.",
 	"refuse.unknown":            "I don't know that command. Try `/ttt help`.",
 	"refuse.old_button":         "This button is from an older board that this version of the bot no longer reads. Use `/ttt board` to get a fresh one.",
 	"refuse.rules":              "Those rules don't work: {{.Field}} {{.Reason}}. Pick again with `/ttt new`.",
