@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -142,8 +141,11 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
+	// UnmarshalJSON directly: json.Unmarshal would validate the whole body
+	// once more before handing it to this same method, which validates and
+	// decodes it itself.
 	var i discordgo.Interaction
-	if err := json.Unmarshal(msg[len(ts):], &i); err != nil {
+	if err := i.UnmarshalJSON(msg[len(ts):]); err != nil {
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
@@ -160,7 +162,9 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		// the picture) still reaches the user.
 		h.opt.Logger.WarnContext(ctx, "http: callback with files failed; replying inline without them", "err", err, "interaction", i.ID)
 	}
-	h.inline(w, &i, resp)
+	// The request's bytes are decoded (json copies what it keeps), so their
+	// buffer holds the reply.
+	h.inline(w, &i, resp, msg[:0])
 }
 
 // serve answers i, unless it was handled before.
@@ -187,8 +191,8 @@ func mutates(t discordgo.InteractionType) bool {
 
 // inline writes resp as the request's 200 JSON body; files, which Discord
 // ignores there, are replaced by the Response's note.
-func (h *interactionsHandler) inline(w http.ResponseWriter, i *discordgo.Interaction, resp bot.Response) {
-	body, err := appendResponse(nil, resp)
+func (h *interactionsHandler) inline(w http.ResponseWriter, i *discordgo.Interaction, resp bot.Response, scratch []byte) {
+	body, err := appendResponse(scratch, resp)
 	if err != nil {
 		h.opt.Logger.Error("http: encode reply", "err", err, "interaction", i.ID)
 		http.Error(w, "internal error", http.StatusInternalServerError)
