@@ -33,6 +33,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	// Both processes' output goes to one writer, each copied by its own
+	// goroutine.
+	cfg.Log = &lockedWriter{w: cfg.Log}
 	dir, err := os.MkdirTemp(cfg.Dir, "loadtest-")
 	if err != nil {
 		return nil, err
@@ -508,4 +511,16 @@ func (r *Report) Print(w io.Writer) {
 		bot.Throughput()/bound.Throughput(),
 		ms(quantile(bot.Latencies, 0.5))/ms(quantile(bound.Latencies, 0.5)),
 		ms(quantile(bot.Latencies, 0.99))/ms(quantile(bound.Latencies, 0.99)), lo, hi)
+}
+
+// lockedWriter lets several goroutines write to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
