@@ -127,8 +127,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 					return
 				case now := <-t.C:
 					kb := rssKB(botProc.Process.Pid)
-					rep.RSS = append(rep.RSS, RSSSample{At: now.Sub(begin), KB: kb})
-					fmt.Fprintf(progress, "  rss %6.0fs %7d kB\n", now.Sub(begin).Seconds(), kb)
+					heap := heapInuseKB(client, botAddr)
+					rep.RSS = append(rep.RSS, RSSSample{At: now.Sub(begin), KB: kb, HeapKB: heap})
+					fmt.Fprintf(progress, "  rss %6.0fs %7d kB  (Go heap in use %d kB)\n", now.Sub(begin).Seconds(), kb, heap)
 				}
 			}
 		})
@@ -456,10 +457,34 @@ func quantile(lat []time.Duration, q float64) time.Duration {
 	return s[min(len(s)-1, int(q*float64(len(s))))]
 }
 
-// RSSSample is the bot's resident memory at a time into the run.
+// RSSSample is the bot's resident memory at a time into the run, and the
+// part of it that is Go heap in use (from /metrics; the rest is the
+// runtime, SQLite's own allocations and mapped files).
 type RSSSample struct {
-	At time.Duration
-	KB int
+	At     time.Duration
+	KB     int
+	HeapKB int
+}
+
+// heapInuseKB reads go_memstats_heap_inuse_bytes from the bot's /metrics;
+// 0 when unknown.
+func heapInuseKB(c *http.Client, addr string) int {
+	res, err := c.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return int(f / 1024)
+		}
+	}
+	return 0
 }
 
 // Report is one run: the phases, and both kinds pooled.
