@@ -210,7 +210,7 @@ func (h *interactionsHandler) fresh(ts string) bool {
 		return false
 	}
 	age := h.opt.Now().Sub(time.Unix(sec, 0))
-	return age < MaxSkew && age > -MaxSkew
+	return age <= MaxSkew && age >= -MaxSkew
 }
 
 // verify checks Discord's signature: Ed25519 over timestamp + body (msg),

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -200,6 +201,16 @@ func TestHTTPReplay(t *testing.T) {
 		}
 		if len(d.seen) != 0 {
 			t.Fatalf("a refused request was recorded: %v", d.seen)
+		}
+	})
+	t.Run("FiveMinutesEitherWayAccepted", func(t *testing.T) {
+		h := newWith(&fakeDeduper{seen: map[string]time.Time{}})
+		for n, ts := range []time.Time{s.now.Add(-MaxSkew), s.now.Add(MaxSkew)} {
+			fields := commandFields(channel, alice, "help", 0, nil)
+			fields["ID"] = "118000000000000040" + strconv.Itoa(n)
+			if w := serve(h, s.request(rawInteraction(t, "command.json", fields), ts)); w.Code != http.StatusOK {
+				t.Fatalf("timestamp %v off: %d", ts.Sub(s.now), w.Code)
+			}
 		}
 	})
 }
