@@ -266,6 +266,10 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 		}
 		return !time.Now().Before(stopAt) || ctx.Err() != nil
 	}
+	// Connections left idle by the last phase may be closed by the server
+	// (its idle timeout is its read timeout, 10 s, about a phase) just as
+	// they are reused, which fails a POST: each phase opens its own.
+	c.CloseIdleConnections()
 	lat := make([][]time.Duration, len(chans))
 	refused := make([]int, len(chans))
 	failed := make([]int, len(chans))
