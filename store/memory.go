@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tttbot/tttbot/table"
 )
@@ -15,6 +16,8 @@ type Memory struct {
 	mu      sync.Mutex
 	tables  map[string]memTable
 	tallies map[[2]string]*table.Tally // scope, player
+	handled map[string]time.Time       // interaction ID → when first delivered
+	pruned  time.Time
 }
 
 type memTable struct {
@@ -24,7 +27,7 @@ type memTable struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}}
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, handled: map[string]time.Time{}}
 }
 
 // LoadTable implements table.Store.
@@ -97,3 +100,26 @@ func sortStandings(ts []table.Tally) {
 		return strings.Compare(a.Player, b.Player)
 	})
 }
+
+// FirstDelivery reports whether this is the interaction's first delivery to
+// this process, remembering it for a day (as *SQL does, across nothing).
+func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now.Sub(m.pruned) > pruneEvery {
+		for id, at := range m.handled {
+			if now.Sub(at) > keepDeliveries {
+				delete(m.handled, id)
+			}
+		}
+		m.pruned = now
+	}
+	if _, seen := m.handled[interactionID]; seen {
+		return false, nil
+	}
+	m.handled[interactionID] = now
+	return true, nil
+}
+
+// Ready reports nil: memory always accepts writes.
+func (m *Memory) Ready(context.Context) error { return nil }

@@ -11,7 +11,6 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -62,6 +61,9 @@ type Options struct {
 	APIURL *url.URL
 	// Client sends callbacks; nil means a client with a short timeout.
 	Client *http.Client
+	// Ready is what /healthz asks: 503 with the reason while it reports an
+	// error; nil: always ready.
+	Ready Readier
 }
 
 // NewHandler serves Discord's HTTP interactions endpoint on
@@ -84,10 +86,7 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 		api = api[:len(api)-1]
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
+	mux.Handle("GET /healthz", healthz(opt.Ready))
 	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
 		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt, api: api})
