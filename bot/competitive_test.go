@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -281,7 +282,7 @@ func TestHistoryLineOnTime(t *testing.T) {
 	f := table.Finished{ID: 7, Result: table.Result{Players: []string{alice, bob}, Winner: 0, Rules: game.Classic(),
 		Places: []int{0, 2}, Finishes: []table.Finish{table.FinishWon, table.FinishResigned}, Reason: table.OnTime}}
 	for user, want := range map[string]string{alice: "**won on time** against <@" + bob + ">", bob: "**lost on time** against <@" + alice + ">"} {
-		if got := historyLine(f, user); !strings.Contains(got, want) {
+		if got := historyLine(locales.English(), f, user); !strings.Contains(got, want) {
 			t.Errorf("%s's line %q lacks %q", user, got, want)
 		}
 	}

@@ -25,7 +25,11 @@ const (
 // everywhere (see table.Finished.VisibleTo).
 func (b *Bot) history(ctx context.Context, in *Interaction) (Response, error) {
 	user := in.User
-	if id, _, ok := in.UserOption(optUser); ok {
+	id, _, ok, err := in.UserOption(optUser)
+	if err != nil {
+		return Response{}, err
+	}
+	if ok {
 		user = id
 	}
 	return b.historyPage(ctx, in, user, 0)
@@ -39,6 +43,7 @@ func (b *Bot) clickHistory(ctx context.Context, in *Interaction) (Response, erro
 }
 
 func (b *Bot) historyPage(ctx context.Context, in *Interaction, user string, offset int) (Response, error) {
+	w := in.Public
 	scope := in.Guild
 	if scope == "" {
 		if user != in.User {
@@ -56,22 +61,22 @@ func (b *Bot) historyPage(ctx context.Context, in *Interaction, user string, off
 		if scope == table.Everywhere {
 			key = "history.none.everywhere"
 		}
-		return public(locales.Say(key, locales.Data{"User": mention(user)})), nil
+		return public(w.Say(key, locales.Data{"User": mention(user)})), nil
 	}
 	older := len(games) > historyPage
 	games = games[:min(len(games), historyPage)]
-	lines := []string{locales.Say("history.title", locales.Data{"User": mention(user), "Page": offset/historyPage + 1})}
+	lines := []string{w.Say("history.title", locales.Data{"User": mention(user), "Page": offset/historyPage + 1})}
 	for _, f := range games {
-		lines = append(lines, historyLine(f, user))
+		lines = append(lines, historyLine(w, f, user))
 	}
-	lines = append(lines, locales.Say("history.replay_hint", nil))
+	lines = append(lines, w.Say("history.replay_hint", nil))
 	resp := public(strings.Join(lines, "\n"))
 	resp.Components = []discordgo.MessageComponent{} // an update with no more pages clears the buttons
 	if offset > 0 || older {
 		resp.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.Say("button.newer", nil), Style: discordgo.SecondaryButton, Disabled: offset == 0,
+			discordgo.Button{Label: w.Say("button.newer", nil), Style: discordgo.SecondaryButton, Disabled: offset == 0,
 				CustomID: buttonID(ButtonHistory, user, strconv.Itoa(max(offset-historyPage, 0)))},
-			discordgo.Button{Label: locales.Say("button.older", nil), Style: discordgo.SecondaryButton, Disabled: !older,
+			discordgo.Button{Label: w.Say("button.older", nil), Style: discordgo.SecondaryButton, Disabled: !older,
 				CustomID: buttonID(ButtonHistory, user, strconv.Itoa(offset+historyPage))},
 		}}}
 	}
@@ -80,30 +85,30 @@ func (b *Bot) historyPage(ctx context.Context, in *Interaction, user string, off
 
 // historyLine is one game of a player's history: id, date, how it ended for
 // them, against whom, and the kind of game.
-func historyLine(f table.Finished, user string) string {
+func historyLine(w *locales.Speaker, f table.Finished, user string) string {
 	r := f.Result
 	seat := f.Seat(user)
 	finish := r.Finish(seat)
 	var names []string
 	for i, p := range r.Players {
 		if i != seat {
-			names = append(names, playerName(p))
+			names = append(names, playerName(w, p))
 		}
 	}
 	if extra := len(names) - historyOpponents; extra > 0 {
-		names = append(names[:historyOpponents], locales.SayN("history.more", extra, nil))
+		names = append(names[:historyOpponents], w.SayN("history.more", extra, nil))
 	}
-	return locales.Say("history.line", locales.Data{"ID": f.ID, "When": f.At.Unix(),
-		"Result":    locales.Say("finish."+finish.String(), nil),
-		"Opponents": strings.Join(names, locales.Say("history.separator", nil)),
-		"Kind":      gameKindLine(r)})
+	return w.Say("history.line", locales.Data{"ID": f.ID, "When": f.At.Unix(),
+		"Result":    w.Say("finish."+finish.String(), nil),
+		"Opponents": strings.Join(names, w.Say("history.separator", nil)),
+		"Kind":      gameKindLine(w, r)})
 }
 
 // gameKindLine names a finished game's kind: the named kinds by name, any
 // other by its rules.
-func gameKindLine(r table.Result) string {
+func gameKindLine(w *locales.Speaker, r table.Result) string {
 	if k := r.Kind(); k != table.KindOther {
-		return kindName(k)
+		return kindName(w, k)
 	}
-	return rulesLine(r.Rules, game.Fast)
+	return rulesLine(w, r.Rules, game.Fast)
 }

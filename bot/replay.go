@@ -44,10 +44,10 @@ func (b *Bot) replay(ctx context.Context, in *Interaction) (Response, error) {
 	if err != nil { // a result recorded before moves were kept has none to replay
 		return Response{}, fmt.Errorf("%w: game %d: %v", table.ErrUnknownGame, f.ID, err)
 	}
-	resp := public(replayText(f))
+	resp := public(replayText(in.Public, f))
 	resp.Files = []File{{Name: fmt.Sprintf("game-%d.gif", f.ID), ContentType: "image/gif",
 		Write: func(w io.Writer) error { return render.ReplayGIF(w, g) }}}
-	resp.NoFiles = locales.Say("status.no_replay", nil)
+	resp.NoFiles = in.Public.Say("status.no_replay", nil)
 	return resp, nil
 }
 
@@ -59,19 +59,19 @@ func parseGameID(s string) (int64, bool) {
 
 // replayText introduces a replay: which game, when, who played, the rules
 // and how it ended.
-func replayText(f table.Finished) string {
+func replayText(w *locales.Speaker, f table.Finished) string {
 	r := f.Result
 	seats := make([]string, len(r.Players))
 	for i, p := range r.Players {
-		seats[i] = locales.Say("seat", locales.Data{"Token": r.Tokens[i], "Who": playerName(p)})
+		seats[i] = w.Say("seat", locales.Data{"Token": r.Tokens[i], "Who": playerName(w, p)})
 	}
-	ending := locales.Say("replay.draw", nil)
+	ending := w.Say("replay.draw", nil)
 	if r.Winner != game.NoPlayer {
-		ending = locales.Say("replay.won", locales.Data{"Seat": seats[r.Winner]})
+		ending = w.Say("replay.won", locales.Data{"Seat": seats[r.Winner]})
 	}
 	return strings.Join([]string{
-		locales.Say("replay.title", locales.Data{"ID": f.ID, "When": f.At.Unix(), "Seats": strings.Join(seats, locales.Say("board.versus", nil))}),
-		locales.SayN("replay.rules", r.Moves, locales.Data{"Rules": gameKindLine(r)}),
+		w.Say("replay.title", locales.Data{"ID": f.ID, "When": f.At.Unix(), "Seats": strings.Join(seats, w.Say("board.versus", nil))}),
+		w.SayN("replay.rules", r.Moves, locales.Data{"Rules": gameKindLine(w, r)}),
 		ending,
 	}, "\n")
 }

@@ -15,8 +15,13 @@ const leaderboardSize = 10
 // stats is a player's record in this server, then their rating in each kind
 // of game they have rated games in: in this server, and everywhere.
 func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
+	w := in.Public
 	user := in.User
-	if id, _, ok := in.UserOption(optUser); ok {
+	id, _, ok, err := in.UserOption(optUser)
+	if err != nil {
+		return Response{}, err
+	}
+	if ok {
 		user = id
 	}
 	st := b.tables.Store()
@@ -24,7 +29,7 @@ func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	lines := []string{statsText(user, t)}
+	lines := []string{statsText(w, in.DM(), user, t)}
 	for _, scope := range ratingScopes(in.Guild) {
 		ratings, err := st.Ratings(ctx, scope, user)
 		if err != nil {
@@ -35,8 +40,8 @@ func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 			key = "stats.rating.everywhere"
 		}
 		for _, r := range ratings {
-			lines = append(lines, locales.Say(key, locales.Data{"Kind": kindName(r.Kind), "Rating": r.Display(),
-				"Games": r.Games, "GamesWord": locales.SayN("stats.rated_games", r.Games, nil)}))
+			lines = append(lines, w.Say(key, locales.Data{"Kind": kindName(w, r.Kind), "Rating": r.Display(),
+				"Games": r.Games, "GamesWord": w.SayN("stats.rated_games", r.Games, nil)}))
 		}
 	}
 	return public(strings.Join(lines, "\n")), nil
@@ -54,6 +59,7 @@ func ratingScopes(guild string) []string {
 // leaderboard ranks players by rating in one kind of game (kind:, or the
 // first kind with rated games) in this server or everywhere (scope:).
 func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
+	w := in.Public
 	scope := in.Guild
 	if in.String(optScope) == scopeEverywhere || scope == "" {
 		scope = table.Everywhere
@@ -72,28 +78,28 @@ func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error
 			return Response{}, err
 		}
 		if len(board) > 0 {
-			return public(ratingBoardText(scope, k, board)), nil
+			return public(ratingBoardText(w, scope, k, board)), nil
 		}
 	}
 	key := "leaderboard.unrated.server"
 	if scope == table.Everywhere {
 		key = "leaderboard.unrated.everywhere"
 	}
-	return public(locales.Say(key, nil)), nil
+	return public(w.Say(key, nil)), nil
 }
 
-func ratingBoardText(scope string, k table.Kind, board []table.Standing) string {
+func ratingBoardText(w *locales.Speaker, scope string, k table.Kind, board []table.Standing) string {
 	key := "leaderboard.rated.server"
 	if scope == table.Everywhere {
 		key = "leaderboard.rated.everywhere"
 	}
-	lines := []string{locales.Say(key, locales.Data{"Kind": kindName(k)})}
+	lines := []string{w.Say(key, locales.Data{"Kind": kindName(w, k)})}
 	for i, s := range board {
-		lines = append(lines, locales.Say("leaderboard.rating_line", locales.Data{"N": i + 1, "Player": playerName(s.Player),
-			"Rating": s.Display(), "Games": s.Games, "GamesWord": locales.SayN("stats.rated_games", s.Games, nil)}))
+		lines = append(lines, w.Say("leaderboard.rating_line", locales.Data{"N": i + 1, "Player": playerName(w, s.Player),
+			"Rating": s.Display(), "Games": s.Games, "GamesWord": w.SayN("stats.rated_games", s.Games, nil)}))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // kindName is a kind of game as players read it.
-func kindName(k table.Kind) string { return locales.Say("kind."+k.String(), nil) }
+func kindName(w *locales.Speaker, k table.Kind) string { return w.Say("kind."+k.String(), nil) }

@@ -32,6 +32,13 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	bob click first 0:1               click a remembered board's button (a stale click)
 //	alice raw ttt:cell:9:1            click a raw custom_id (an old or forged button)
 //	advance 2h                        move the clock
+//	guild_locale de                   the server's language from here on (default en-US)
+//	bob:ja /move position=9           bob's client speaks Japanese (default en-US)
+//	alice@dm /new                     in the group DM of alice and bob (user install; no guild, no member)
+//	alice@botdm /new ai=easy          in alice's DM with the bot
+//
+// The words come from the embedded locale files: when a translation lands,
+// `-update` shows it in the goldens of scripts that speak that language.
 func TestTranscripts(t *testing.T) {
 	scripts, _ := filepath.Glob("testdata/*.script")
 	if len(scripts) == 0 {
@@ -64,6 +71,7 @@ func (h *harness) play(t *testing.T, script string) string {
 	var out strings.Builder
 	var board *discordgo.InteractionResponse // the newest reply with buttons
 	kept := map[string]*discordgo.InteractionResponse{}
+	guildLocale := "en-US"
 	for n, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -77,6 +85,10 @@ func (h *harness) play(t *testing.T, script string) string {
 		case "keep":
 			kept[f[1]] = board
 			continue
+		case "guild_locale":
+			guildLocale = f[1]
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
 		case "advance":
 			d, err := time.ParseDuration(f[1])
 			if err != nil {
@@ -86,9 +98,14 @@ func (h *harness) play(t *testing.T, script string) string {
 			fmt.Fprintf(&out, "> %s\n\n", line)
 			continue
 		}
-		user, ok := scriptUsers[f[0]]
+		who, locale, _ := strings.Cut(f[0], ":")
+		who, place, _ := strings.Cut(who, "@")
+		user, ok := scriptUsers[who]
 		if !ok || len(f) < 2 {
 			fail("unknown user or no action")
+		}
+		if locale == "" {
+			locale = "en-US"
 		}
 		var i *discordgo.Interaction
 		switch {
@@ -122,7 +139,16 @@ func (h *harness) play(t *testing.T, script string) string {
 			if f[0] == "mod" {
 				perms = discordgo.PermissionManageMessages
 			}
-			i = interaction(t, "command.json", commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts))
+			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
+			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
+			file := "command.json"
+			switch place {
+			case "dm":
+				file, fields["Channel"], fields["Context"] = "dm_command.json", groupDM, 2
+			case "botdm":
+				file, fields["Channel"], fields["Context"] = "dm_command.json", botDM(user), 1
+			}
+			i = interaction(t, file, fields)
 		case f[1] == "click" || f[1] == "raw":
 			from, want := board, f[len(f)-1]
 			if len(f) == 4 {
@@ -135,7 +161,15 @@ func (h *harness) play(t *testing.T, script string) string {
 					fail("no button %q on the board", want)
 				}
 			}
-			i = interaction(t, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id})
+			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
+			file := "component.json"
+			switch place {
+			case "dm":
+				file, fields["Channel"] = "dm_component.json", groupDM
+			case "botdm":
+				file, fields["Channel"] = "dm_component.json", botDM(user)
+			}
+			i = interaction(t, file, fields)
 		default:
 			fail("unknown action %q", f[1])
 		}
@@ -148,6 +182,13 @@ func (h *harness) play(t *testing.T, script string) string {
 	}
 	return out.String()
 }
+
+// groupDM is the channel of a DM (or group DM) between script users, where
+// the app is installed to their accounts.
+const groupDM = "930000000000000001"
+
+// botDM is a user's DM channel with the bot.
+func botDM(user string) string { return "94" + user[2:] }
 
 // findButton returns the custom_id of resp's button labelled want or whose
 // custom_id ends with ":"+want.
