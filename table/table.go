@@ -31,7 +31,8 @@ func (p Phase) String() string { return string(p) }
 // Open reports whether the phase holds the channel (lobby or playing).
 func (p Phase) Open() bool { return p == Lobby || p == Playing }
 
-// EndReason is why a game was Ended before it finished.
+// EndReason is why a game was Ended before it finished, or OnTime: it
+// finished because the player to move ran out of time.
 type EndReason uint8
 
 // End reasons. NotEnded is every table that was not ended early.
@@ -42,11 +43,14 @@ const (
 	EndedByPlayer
 	// Expired: nobody acted for the idle timeout.
 	Expired
+	// OnTime: the player to move ran out of time on a clock, and that ended
+	// the game (Phase Over, with a winner).
+	OnTime
 )
 
-var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired"}
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", OnTime: "on_time"}
 
-// String returns the stored name: "", "ended" or "expired".
+// String returns the stored name: "", "ended", "expired" or "on_time".
 func (r EndReason) String() string {
 	if int(r) < len(endReasonNames) {
 		return endReasonNames[r]
@@ -413,9 +417,5 @@ func (t *Table) FinishIfOver() {
 		return
 	}
 	t.Phase = Over
-	players := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		players[i] = s.Player()
-	}
-	t.result = &Result{Scope: t.Guild, Players: players, Winner: t.game.Winner(), Rules: t.Rules, Moves: t.game.Filled()}
+	t.result = t.newResult()
 }
