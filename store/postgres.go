@@ -38,6 +38,12 @@ func openPostgres(ctx context.Context, url string, beforeCommit func(int)) (*SQL
 	ping := stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool { return p.IdleDuration > pgPingIdle })
 	db := stdlib.OpenDB(*cfg, ping)
 	db.SetMaxOpenConns(pgReadConns)
+	// Keep every read connection once opened: database/sql keeps only 2 idle
+	// by default, so under concurrent loads the other 14 were closed after
+	// each query and reopened for the next (a backend fork, startup and
+	// auth per read: most of a request's time, measured with
+	// pg_stat_database.sessions under cmd/loadtest).
+	db.SetMaxIdleConns(pgReadConns)
 	db.SetConnMaxIdleTime(pgIdle)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -49,6 +55,7 @@ func openPostgres(ctx context.Context, url string, beforeCommit func(int)) (*SQL
 	}
 	wdb := stdlib.OpenDB(*cfg, ping)
 	wdb.SetMaxOpenConns(1)
+	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxIdleTime(pgIdle)
 	return newSQL(db, wdb, postgres, beforeCommit), nil
 }
