@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tttbot/tttbot/table"
 )
@@ -15,6 +16,7 @@ type Memory struct {
 	mu      sync.Mutex
 	tables  map[string]memTable
 	tallies map[[2]string]*table.Tally // scope, player
+	due     map[string]time.Time       // open games' clock deadlines, by channel
 }
 
 type memTable struct {
@@ -44,6 +46,7 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 		return 0, false, nil
 	}
 	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
+	m.setDeadline(channel, s.Deadline)
 	if result != nil {
 		for i, p := range result.Players {
 			key := [2]string{result.Scope, p}
@@ -96,4 +99,48 @@ func sortStandings(ts []table.Tally) {
 		}
 		return strings.Compare(a.Player, b.Player)
 	})
+}
+
+// setDeadline keeps the channel's clock deadline; zero removes it.
+func (m *Memory) setDeadline(channel string, due time.Time) {
+	if due.IsZero() {
+		delete(m.due, channel)
+		return
+	}
+	if m.due == nil {
+		m.due = map[string]time.Time{}
+	}
+	m.due[channel] = due
+}
+
+// NextDeadline implements table.DeadlineStore.
+func (m *Memory) NextDeadline(context.Context) (time.Time, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var next time.Time
+	for _, due := range m.due {
+		if next.IsZero() || due.Before(next) {
+			next = due
+		}
+	}
+	return next, !next.IsZero(), nil
+}
+
+// DueChannels implements table.DeadlineStore.
+func (m *Memory) DueChannels(_ context.Context, now time.Time, limit int) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for ch, due := range m.due {
+		if !due.After(now) {
+			out = append(out, ch)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := m.due[a].Compare(m.due[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out[:min(limit, len(out))], nil
 }

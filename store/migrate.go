@@ -48,9 +48,12 @@ func loadMigrations(dir string) ([]migration, error) {
 		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
 	}
 	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
-	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: versions must run 1, 2, 3 … without gaps", m.name)
+	// Numbers are reserved per stream of work (0002 store, 0003 competitive,
+	// 0004 clocks), so one may land before a lower one: gaps are allowed,
+	// duplicates are not, and migrate applies whatever is missing.
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("migration %s: version %d is used twice", out[i].name, out[i].version)
 		}
 	}
 	return out, nil
@@ -77,14 +80,19 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	var current int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-		return 0, fmt.Errorf("migrate: %w", err)
+	applied, err := appliedVersions(ctx, tx)
+	if err != nil {
+		return 0, err
 	}
-	if current > len(ms) {
-		return 0, fmt.Errorf("%w: the database is at version %d, this binary knows up to %d; run a newer tttbot (or restore a backup)", ErrSchemaTooNew, current, len(ms))
+	for v := range applied {
+		if !slices.ContainsFunc(ms, func(m migration) bool { return m.version == v }) {
+			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know; run a newer tttbot (or restore a backup)", ErrSchemaTooNew, v)
+		}
 	}
-	for _, m := range ms[current:] {
+	for _, m := range ms {
+		if applied[m.version] {
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return 0, fmt.Errorf("migrate %s: %w", m.name, err)
 		}
@@ -96,4 +104,22 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
 		return 0, fmt.Errorf("migrate: commit: %w", err)
 	}
 	return len(ms), nil
+}
+
+// appliedVersions reads which migrations the database has.
+func appliedVersions(ctx context.Context, tx *sql.Tx) (map[int]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("migrate: %w", err)
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
 }

@@ -104,6 +104,9 @@ func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, erro
 	} else if n == 0 {
 		return 0, false, nil // someone else wrote first
 	}
+	if err := s.saveDeadline(ctx, tx, channel, save.Deadline); err != nil {
+		return 0, false, err
+	}
 	if result != nil {
 		if err := s.insertResult(ctx, tx, now, result); err != nil {
 			return 0, false, err

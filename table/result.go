@@ -37,7 +37,8 @@ type Result struct {
 	Players []string // in seat order
 	Winner  int      // index into Players, or game.NoPlayer for a draw
 	Rules   game.Rules
-	Moves   int // placements made
+	Moves   int       // placements made
+	Reason  EndReason // OnTime: the loser ran out of time; NotEnded: played out
 }
 
 // Outcome returns the outcome for the player at index i.

@@ -30,7 +30,8 @@ func (p Phase) String() string { return string(p) }
 // Open reports whether the phase holds the channel (lobby or playing).
 func (p Phase) Open() bool { return p == Lobby || p == Playing }
 
-// EndReason is why a game was Ended before it finished.
+// EndReason is why a game was Ended before it finished, or OnTime: it
+// finished because the player to move ran out of time.
 type EndReason uint8
 
 // End reasons. NotEnded is every table that was not ended early.
@@ -41,11 +42,14 @@ const (
 	EndedByPlayer
 	// Expired: nobody acted for the idle timeout.
 	Expired
+	// OnTime: the player to move ran out of time on a clock, and that ended
+	// the game (Phase Over, with a winner).
+	OnTime
 )
 
-var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired"}
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", OnTime: "on_time"}
 
-// String returns the stored name: "", "ended" or "expired".
+// String returns the stored name: "", "ended", "expired" or "on_time".
 func (r EndReason) String() string {
 	if int(r) < len(endReasonNames) {
 		return endReasonNames[r]
@@ -70,21 +74,22 @@ func (r *EndReason) UnmarshalText(text []byte) error {
 // keeps, so a restarted bot (or another replica) picks up exactly here. The
 // game itself is kept as its history and rebuilt with game.Replay.
 type Table struct {
-	Guild     string       `json:"guild"`
-	Channel   string       `json:"channel"`
-	Creator   string       `json:"creator"`
-	Rules     game.Rules   `json:"rules"`
-	Engine    game.Engine  `json:"engine"`
-	Seats     []Seat       `json:"seats"` // join order, which is turn order
-	Phase     Phase        `json:"phase"`
-	Moves     game.History `json:"moves,omitempty"`
-	EndReason EndReason    `json:"end_reason,omitzero"`
-	Number    int          `json:"number"` // games played in this channel, for rematch rotation
-	Created   time.Time    `json:"created"`
-	Updated   time.Time    `json:"updated"`
-	version   int64        // the store's version this table was read at
-	game      *game.Game   // rebuilt from Moves; nil in the lobby
-	result    *Result      // set when the game finished in this action, saved with it
+	Guild      string       `json:"guild"`
+	Channel    string       `json:"channel"`
+	Creator    string       `json:"creator"`
+	Rules      game.Rules   `json:"rules"`
+	Engine     game.Engine  `json:"engine"`
+	Seats      []Seat       `json:"seats"` // join order, which is turn order
+	Phase      Phase        `json:"phase"`
+	Moves      game.History `json:"moves,omitempty"`
+	EndReason  EndReason    `json:"end_reason,omitzero"`
+	Number     int          `json:"number"` // games played in this channel, for rematch rotation
+	Created    time.Time    `json:"created"`
+	Updated    time.Time    `json:"updated"`
+	clockState              // clock.go: the move clock, its deadline, who ran out
+	version    int64        // the store's version this table was read at
+	game       *game.Game   // rebuilt from Moves; nil in the lobby
+	result     *Result      // set when the game finished in this action, saved with it
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -154,6 +159,8 @@ func New(prev *Table, guild, channel, creator string, r game.Rules, e game.Engin
 // (ErrNoGame).
 func Current(cur *Table) (*Table, error) {
 	switch {
+	case cur != nil && cur.Phase == Over && cur.EndReason == OnTime:
+		return nil, cur.timeUpError(cur.TimedOut[len(cur.TimedOut)-1].Seat)
 	case cur != nil && cur.Phase == Over:
 		return nil, game.ErrGameOver
 	case cur != nil && cur.Phase == Ended && cur.EndReason == Expired:
@@ -214,7 +221,7 @@ func (t *Table) player(user string) (int, error) {
 	case seat < 0:
 		return seat, ErrNotSeated
 	case t.game.Resigned(seat):
-		return seat, ErrResigned
+		return seat, t.timeUpError(seat) // ErrResigned, unless their clock ran out
 	}
 	return seat, nil
 }
@@ -322,17 +329,18 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		return nil, ErrNotInLastGame
 	}
 	next := &Table{
-		Guild:   cur.Guild,
-		Channel: cur.Channel,
-		Creator: cur.Creator,
-		Rules:   cur.Rules,
-		Engine:  cur.Engine,
-		Seats:   append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
-		Phase:   Lobby,
-		Number:  cur.Number + 1,
-		Created: now,
-		Updated: now,
-		version: cur.version,
+		Guild:      cur.Guild,
+		Channel:    cur.Channel,
+		Creator:    cur.Creator,
+		Rules:      cur.Rules,
+		Engine:     cur.Engine,
+		Seats:      append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
+		Phase:      Lobby,
+		Number:     cur.Number + 1,
+		Created:    now,
+		Updated:    now,
+		version:    cur.version,
+		clockState: clockState{Clock: cur.Clock},
 	}
 	if err := next.startIfFull(); err != nil {
 		return nil, err
