@@ -18,6 +18,7 @@ type Options struct {
 	Tables   *table.Tables // the channels' game sessions (required)
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
+	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -26,18 +27,20 @@ type Bot struct {
 	tables   *table.Tables
 	log      *slog.Logger
 	aiBudget time.Duration
+	editor   Editor
 	Metrics  *Metrics
 }
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, Metrics: NewMetrics()}
+	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics()}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
+	b.tables.OnTimeUp(b.timeUp)
 	return b
 }
 
@@ -87,7 +90,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 			shown = cur
 		}
 		resp = decorate(r, shown, in.Route == RouteBoard && in.Bool(optImage))
-		return next, nil
+		return b.showing(i, cur, next, resp), nil
 	})
 	if err != nil {
 		return b.refused(ctx, in, err)

@@ -99,6 +99,10 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
+	clock, err := clockFrom(in)
+	if err != nil {
+		return nil, Response{}, err
+	}
 	opponent, opponentIsBot, hasOpponent := in.UserOption(optOpponent)
 	switch {
 	case hasOpponent && opponent == in.User:
@@ -114,6 +118,9 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	}
 	t, err := table.New(cur, in.Guild, in.Channel, in.User, rules, engine, b.tables.Now())
 	if err != nil {
+		return nil, Response{}, err
+	}
+	if err := t.SetClock(clock); err != nil {
 		return nil, Response{}, err
 	}
 	if tok == 0 {
@@ -224,6 +231,7 @@ func (b *Bot) afterAction(ctx context.Context, t *table.Table, headline string) 
 	if moves != "" {
 		headline += "\n" + moves
 	}
+	t.ArmClock(b.tables.Now()) // the deadline the reply shows is the one saved
 	resp := boardReply(t, headline)
 	t.FinishIfOver()
 	return t, resp, nil

@@ -31,6 +31,7 @@ var sentinelKeys = []struct {
 	{ErrStale, "refuse.stale"},
 	{ErrOldButton, "refuse.old_button"},
 	{ErrUnknown, "refuse.unknown"},
+	{table.ErrClock, "refuse.clock"},
 	{game.ErrGameOver, "refuse.game_over"},
 	{game.ErrCellTaken, "refuse.cell_taken"},
 	{game.ErrColumnFull, "refuse.column_full"},
@@ -55,8 +56,15 @@ func explain(err error) (key string, data locales.Data, known bool) {
 		turnErr   *table.TurnError
 		posErr    *table.PositionError
 		optionErr *OptionError
+		timeErr   *table.TimeUpError
 	)
 	switch {
+	case errors.As(err, &timeErr):
+		key := "refuse.time_up"
+		if timeErr.Out {
+			key = "refuse.time_up_out"
+		}
+		return key, locales.Data{"Seat": seatName(timeErr.Seat), "When": discordTime(timeErr.At, "R")}, true
 	case errors.As(err, &rulesErr):
 		return "refuse.rules", locales.Data{"Field": rulesErr.Field, "Reason": rulesErr.Reason}, true
 	case errors.As(err, &tokenErr):

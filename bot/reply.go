@@ -149,7 +149,7 @@ func boardReply(t *table.Table, headline string) Response {
 // extra (e.g. a move list) after the status if it fits.
 func boardText(t *table.Table, headline, extra string) string {
 	g := t.Game()
-	status := statusLine(t)
+	status := withClock(t, statusLine(t))
 	r := g.Rules()
 	focus, ok := g.LastPlaced()
 	if !ok {

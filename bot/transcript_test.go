@@ -32,6 +32,10 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	bob click first 0:1               click a remembered board's button (a stale click)
 //	alice raw ttt:cell:9:1            click a raw custom_id (an old or forged button)
 //	advance 2h                        move the clock
+//	expire                            the clock scheduler's pass: apply every clock that ran out
+//
+// Board messages edited when a clock ran out (by the scheduler, or by an
+// action that found it first) follow the line that caused them.
 func TestTranscripts(t *testing.T) {
 	scripts, _ := filepath.Glob("testdata/*.script")
 	if len(scripts) == 0 {
@@ -55,7 +59,7 @@ var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, 
 
 // Option kinds by name, so a script writes values as a user types them.
 var (
-	intOptions  = []string{optRows, optColumns, optWin, optPlayers}
+	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock}
 	boolOptions = []string{optGravity, optImage}
 	userOptions = []string{optOpponent, optUser}
 )
@@ -84,6 +88,9 @@ func (h *harness) play(t *testing.T, script string) string {
 			}
 			h.advance(d)
 			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "expire":
+			fmt.Fprintf(&out, "> %s\n%s\n", line, h.expire())
 			continue
 		}
 		user, ok := scriptUsers[f[0]]
@@ -144,7 +151,8 @@ func (h *harness) play(t *testing.T, script string) string {
 		if resp.Data != nil && len(resp.Data.Components) > 0 {
 			board = resp
 		}
-		fmt.Fprintf(&out, "> %s\n%s\n", line, transcribe(resp))
+		h.tables.Wait()
+		fmt.Fprintf(&out, "> %s\n%s%s\n", line, transcribe(resp), h.edits.transcribe())
 	}
 	return out.String()
 }

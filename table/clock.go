@@ -107,10 +107,11 @@ func (t *Table) Due(now time.Time) bool {
 	return t.Phase == Playing && !t.Deadline.IsZero() && !now.Before(t.Deadline)
 }
 
-// armClock sets the deadline for the player to move when the turn has
+// ArmClock sets the deadline for the player to move when the turn has
 // changed since it was set (a fresh clock each move), and clears it when no
-// person is due to move on a clock. Tables calls it on every save.
-func (t *Table) armClock(now time.Time) {
+// person is due to move on a clock. Tables calls it on every save; call it
+// before laying out a reply that shows the deadline.
+func (t *Table) ArmClock(now time.Time) {
 	if t.Clock == 0 || t.Phase != Playing || t.game == nil || t.game.Over() || t.Seats[t.game.Turn()].Kind.Computer() {
 		t.Deadline, t.ClockAt = time.Time{}, 0
 		return
@@ -167,6 +168,7 @@ type clockHooks struct {
 	mu     sync.Mutex
 	timeUp TimeUpFunc
 	saved  func(deadline time.Time) // the scheduler's: a save set this deadline
+	bg     sync.WaitGroup           // after-save work started by actions
 }
 
 // OnTimeUp sets what runs when a clock runs out (the bot's: play on, edit
@@ -210,6 +212,26 @@ func (ts *Tables) applyTimeUp(ctx context.Context, t *Table) (func(context.Conte
 	ts.log.Info("clock ran out", "channel", t.Channel, "player", lost.Player(), "game_over", !t.Phase.Open())
 	return after, nil
 }
+
+// timeUpInAction applies a run-out clock that an action found before the
+// scheduler did. The after-save work (the old board message's edit) runs in
+// the background: it must not hold up the action's reply. Wait waits for it.
+func (ts *Tables) timeUpInAction(ctx context.Context, t *Table) error {
+	after, err := ts.applyTimeUp(ctx, t)
+	if err != nil || after == nil {
+		return err
+	}
+	ts.clocks.bg.Add(1)
+	go func() {
+		defer ts.clocks.bg.Done()
+		after(context.WithoutCancel(ctx))
+	}()
+	return nil
+}
+
+// Wait waits for the after-save work that actions started in the background
+// (edits of board messages whose clock ran out): at shutdown, and in tests.
+func (ts *Tables) Wait() { ts.clocks.bg.Wait() }
 
 // ExpireClock applies a clock that has run out in channel, if it still has
 // (another process may have applied it, or a move may have beaten it). It

@@ -89,12 +89,8 @@ func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 		return err
 	}
 	if cur != nil && cur.Due(ts.now()) { // a clock ran out: that comes first, as if the scheduler had been quicker
-		after, err := ts.applyTimeUp(ctx, cur)
-		if err != nil {
+		if err := ts.timeUpInAction(ctx, cur); err != nil {
 			return err
-		}
-		if after != nil { // the old board's edit must not hold up this reply
-			go after(context.WithoutCancel(ctx))
 		}
 	}
 	if cur != nil && cur.Phase.Open() && ts.now().Sub(cur.Updated) > ts.idle {
@@ -181,7 +177,7 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 // the result of a game that finished in this action.
 func (ts *Tables) save(ctx context.Context, t *Table) error {
 	t.Updated = ts.now()
-	t.armClock(t.Updated)
+	t.ArmClock(t.Updated)
 	data, err := t.encode()
 	if err != nil {
 		return err

@@ -52,6 +52,8 @@ var english = map[string]string{
 	"headline.rematch":      "Rematch #{{.Number}}: {{.Seat}} starts this time.",
 	"headline.board":        "Game: {{.Rules}} · move {{.Moves}}",
 	"headline.no_humans":    "No people are left in this game, so it ends here.",
+	"headline.time_up":      "{{.Seat}} ran out of time.",
+	"headline.time_up_out":  "{{.Seat}} ran out of time and is out of the game.",
 
 	// Status lines.
 	"status.won":          "Player {{.Token}} ({{.Who}}) won!",
@@ -61,6 +63,8 @@ var english = map[string]string{
 	"status.ended":        "This game was ended before it finished.",
 	"status.turn":         "Turn: {{.Seat}} — {{.Hint}}",
 	"status.window":       "Showing rows {{.RowLo}}–{{.RowHi}} and columns {{.ColLo}}–{{.ColHi}} of the {{.Rows}}×{{.Cols}} board, around the last move.",
+	"status.clock":        "Clock: move {{.Deadline}}, or lose on time.",
+	"status.won_on_time":  "Player {{.Token}} ({{.Who}}) won on time: {{.Lost}} ran out of time.",
 	"status.no_picture":   "(Board pictures come with the gateway connection; this bot answers over HTTP.)",
 
 	// Move list.
@@ -122,6 +126,9 @@ var english = map[string]string{
 	"refuse.not_in_last_game":   "Only the players of the last game can ask for a rematch. Start your own with `/ttt new`.",
 	"refuse.self_opponent":      "You can't be your own opponent. Pick someone else, or leave `opponent` out and let people `/ttt join`.",
 	"refuse.bot_opponent":       "That's another bot's account; it can't play here. Pick a person, invite me, or use `ai:` to play the computer.",
+	"refuse.time_up":            "Too late: {{.Seat}} ran out of time {{.When}} and lost on time. `/ttt rematch` to play again, or `/ttt new` for a different game.",
+	"refuse.time_up_out":        "Too late: {{.Seat}} ran out of time {{.When}} and is out of this game; the others play on.",
+	"refuse.clock":              "That option doesn't work: clock must be 30, 60, 300, 3600 or 86400 seconds. See `/ttt help`.",
 	"refuse.conflict":           "The board changed while your action was being applied, so nothing was done. Look at the board and try again.",
 	"refuse.stale":              "That board is out of date: the game has moved on since. Use the newest board message, or `/ttt board` to see it again.",
 	"refuse.option.engine":      "That option doesn't work: engine must be fast or compact. See `/ttt help`.",

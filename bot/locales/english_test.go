@@ -12,6 +12,7 @@ var sample = Data{
 	"Where": "1,2", "User": "<@1>", "Number": 2, "Moves": 5, "RowLo": 0, "RowHi": 9, "ColLo": 0, "ColHi": 9, "Shown": 3,
 	"Wins": 1, "WinsWord": "win", "Losses": 0, "LossesWord": "losses", "Draws": 0, "DrawsWord": "draws", "Games": 1, "GamesWord": "game",
 	"Player": "<@1>", "Verdict": "The Winner is X", "Field": "rows", "Reason": "must be 3–100", "Free": "O", "Option": "rows", "Hint": "…",
+	"Deadline": "<t:1:R>", "When": "<t:1:R>", "Lost": "**X** <@1>",
 }
 
 // TestEveryKeyRenders: every sentence parses and fills from named data.

@@ -1,0 +1,136 @@
+package bot
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/table"
+)
+
+// Move clocks, the bot's side: /ttt new clock:, the deadline on the status
+// line, the words when a clock runs out, and the edit of the board message
+// that showed the game (package table decides when and applies it once).
+
+// Editor edits a message the bot posted, outside any interaction's reply:
+// through the original interaction's token while it lives, or by its ID
+// with the bot's own token. bot/discordrest implements it.
+type Editor interface {
+	EditOriginal(ctx context.Context, app, token string, edit *discordgo.WebhookEdit) error
+	EditMessage(ctx context.Context, channel, message string, edit *discordgo.WebhookEdit) error
+}
+
+// tokenLife is how long Discord accepts an interaction's token for edits
+// (15 minutes), less a margin for the edit's own trip.
+const tokenLife = 15*time.Minute - 30*time.Second
+
+// clockFrom reads /ttt new clock: (seconds), 0 when absent.
+func clockFrom(in *Interaction) (time.Duration, error) {
+	secs, err := in.Int(optClock, 0)
+	if err != nil {
+		return 0, err
+	}
+	d := time.Duration(secs) * time.Second
+	if d != 0 {
+		if err := table.ValidClock(d); err != nil {
+			return 0, err
+		}
+	}
+	return d, nil
+}
+
+// discordTime is a Discord timestamp that every reader sees in their own
+// time zone and language; style "R" is relative ("in 5 minutes").
+func discordTime(t time.Time, style string) string {
+	return "<t:" + strconv.FormatInt(t.Unix(), 10) + ":" + style + ">"
+}
+
+// withClock is a table's status line with what its clock adds: the mover's
+// deadline while one runs, or the win on time that ended the game.
+func withClock(t *table.Table, status string) string {
+	if t.Phase == table.Over && t.EndReason == table.OnTime {
+		g := t.Game()
+		w := t.Seats[g.Winner()]
+		data := locales.Data{"Token": w.Token, "Who": who(w)}
+		if to, ok := t.LastTimeout(); ok {
+			data["Lost"] = seatName(t.Seats[to.Seat])
+		}
+		return locales.Say("status.won_on_time", data)
+	}
+	if t.Phase == table.Playing && !t.Deadline.IsZero() {
+		return status + "\n" + locales.Say("status.clock", locales.Data{"Deadline": discordTime(t.Deadline, "R")})
+	}
+	return status
+}
+
+// showing returns the table to save after a reply that shows a clocked
+// game's board, with that message recorded as the one to edit when the
+// clock runs out (next itself, or cur when the action changed nothing);
+// otherwise next unchanged.
+func (b *Bot) showing(i *discordgo.Interaction, cur, next *table.Table, resp Response) *table.Table {
+	t := next
+	if t == nil {
+		t = cur
+	}
+	if t == nil || resp.Ephemeral || t.Clock == 0 || t.Phase != table.Playing || i.Token == "" {
+		return next
+	}
+	m := table.Shown{App: i.AppID, Token: i.Token, At: b.tables.Now()}
+	if resp.Kind == Update && i.Message != nil {
+		m.Message = i.Message.ID // the clicked message is the one the reply redraws
+	}
+	t.ShowBoard(m)
+	return t
+}
+
+// timeUp is table's TimeUpFunc: the computer seats now due to move play, the
+// board is laid out under the channel's lock, and once the expiry is saved
+// the message that showed the board is edited to show it.
+func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func(context.Context), error) {
+	headline := locales.Say("headline.time_up", locales.Data{"Seat": seatName(lost)})
+	if t.Phase == table.Playing {
+		headline = locales.Say("headline.time_up_out", locales.Data{"Seat": seatName(lost)})
+	}
+	moves, err := b.playComputers(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if moves != "" {
+		headline += "\n" + moves
+	}
+	t.FinishIfOver()
+	t.ArmClock(b.tables.Now()) // the next mover's fresh clock, as the edit shows it
+	if b.editor == nil || t.Shown.Token == "" && t.Shown.Message == "" {
+		return nil, nil // the next interaction shows the result
+	}
+	resp := decorate(boardReply(t, headline), t, false)
+	edit := &discordgo.WebhookEdit{
+		Content:         &resp.Content,
+		Components:      &resp.Components,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: resp.Ping},
+	}
+	shown, channel, now := t.Shown, t.Channel, b.tables.Now()
+	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit) }, nil
+}
+
+// editBoard edits the board message: through the interaction's token while
+// it lives, else by the message's ID where the bot may; else nothing, and
+// the next interaction shows the result.
+func (b *Bot) editBoard(ctx context.Context, channel string, shown table.Shown, now time.Time, edit *discordgo.WebhookEdit) {
+	if shown.Token != "" && now.Sub(shown.At) < tokenLife {
+		err := b.editor.EditOriginal(ctx, shown.App, shown.Token, edit)
+		if err == nil {
+			return
+		}
+		b.log.WarnContext(ctx, "clock: editing the board through the interaction failed", "channel", channel, "err", err)
+	}
+	if shown.Message == "" {
+		return
+	}
+	if err := b.editor.EditMessage(ctx, channel, shown.Message, edit); err != nil {
+		b.log.WarnContext(ctx, "clock: editing the board message failed", "channel", channel, "message", shown.Message, "err", err)
+	}
+}
