@@ -18,7 +18,9 @@ type clockStore struct {
 	due map[string]time.Time
 }
 
-func newClockStore() *clockStore { return &clockStore{memStore: newMemStore(), due: map[string]time.Time{}} }
+func newClockStore() *clockStore {
+	return &clockStore{memStore: newMemStore(), due: map[string]time.Time{}}
+}
 
 func (c *clockStore) SaveTable(ctx context.Context, s Save) (int64, bool, error) {
 	// One lock around both, as one transaction.
