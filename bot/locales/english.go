@@ -95,7 +95,8 @@ var english = map[string]string{
 	"help": "**Tic-tac-toe, any size** — one game per channel.\n" +
 		"• `/ttt new` opens a game: `rows`, `columns` (3–100), `win` (how many in a row, 3–25), `players` (2–10), " +
 		"`gravity` (Connect Four style), `token` (your character), `opponent` (seat someone right away; pick me to play the computer), " +
-		"`ai` (fill the empty seats with the computer: easy, medium or hard).\n" +
+		"`ai` (fill the empty seats with the computer: easy, medium or hard), " +
+		"`clock` (seconds each player has for a move: 30, 60, 300, 3600 or 86400; whoever runs out loses on time).\n" +
 		"• `/ttt join` takes a seat (`token` optional). The game starts when every seat is taken; seats play in join order.\n" +
 		"• `/ttt move position:` places your token.\n" +
 		"  Free boards: `row,col` with 0,0 the top-left cell — `1,2` is row 1, column 2. `1 2` and `(1, 2)` work too; on 3×3 also a cell number 0–8.\n" +
