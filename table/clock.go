@@ -117,7 +117,14 @@ func (t *Table) ArmClock(now time.Time) {
 		return
 	}
 	if t.Deadline.IsZero() || t.ClockAt != t.game.MoveCount() {
-		t.Deadline, t.ClockAt = now.Add(t.MoveClock()), t.game.MoveCount()
+		// Rounded up to a whole second: what <t:…:R> shows, and what every
+		// store keeps exactly (SQLite in milliseconds, PostgreSQL in
+		// microseconds), so the store and the table agree on when it is due.
+		due := now.Add(t.MoveClock())
+		if whole := due.Truncate(time.Second); !whole.Equal(due) {
+			due = whole.Add(time.Second)
+		}
+		t.Deadline, t.ClockAt = due, t.game.MoveCount()
 	}
 }
 

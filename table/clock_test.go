@@ -347,3 +347,30 @@ func TestClockChoices(t *testing.T) {
 		t.Errorf("OnTime is %q", OnTime)
 	}
 }
+
+// failingDeadlines has a deadline that is always due and can never be
+// fetched: the scheduler must pause, longer each time, never spin.
+type failingDeadlines struct{}
+
+func (failingDeadlines) NextDeadline(context.Context) (time.Time, bool, error) { return start, true, nil }
+func (failingDeadlines) DueChannels(context.Context, time.Time, int) ([]string, error) {
+	return nil, errors.New("store down")
+}
+
+func TestSchedulerBacksOffInsteadOfSpinning(t *testing.T) {
+	ts := clockedTables(t, newClockStore(), &clock{now: start.Add(time.Hour)})
+	waits, fire := make(chan time.Duration), make(chan time.Time)
+	sched, _ := NewScheduler(ts, SchedulerOptions{Store: failingDeadlines{}, Recheck: 5 * time.Second,
+		After: func(d time.Duration) <-chan time.Time { waits <- d; return fire }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go sched.Run(ctx)
+	var got []time.Duration
+	for range 4 {
+		got = append(got, <-waits)
+		fire <- time.Time{}
+	}
+	if want := []time.Duration{2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}; !slices.Equal(got, want) {
+		t.Fatalf("pauses %v, want %v", got, want)
+	}
+}

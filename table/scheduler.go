@@ -61,6 +61,8 @@ type Scheduler struct {
 
 	mu    sync.Mutex
 	armed time.Time // when the current sleep ends (application clock); zero while awake
+
+	backoff time.Duration // the pause before looking again at a due deadline; doubles while passes fail
 }
 
 // ErrNoDeadlines means the store keeps no deadlines, so clocks cannot run.
@@ -113,9 +115,15 @@ func (s *Scheduler) saved(deadline time.Time) {
 // Run enforces clocks until ctx ends: first whatever is already due (what
 // ran out while no bot ran), then each deadline as it comes.
 func (s *Scheduler) Run(ctx context.Context) error {
+	s.backoff = s.retry
 	for {
 		if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
-			s.log.Error("clock scheduler", "err", err)
+			// A game that fails every time (a store outage, a table that no
+			// longer decodes) must not fill the log once a second forever.
+			s.log.Error("clock scheduler", "err", err, "retry_in", s.backoff)
+			s.backoff = min(2*s.backoff, s.recheck)
+		} else {
+			s.backoff = s.retry
 		}
 		wait := s.nextWait(ctx)
 		now := s.ts.now()
@@ -144,13 +152,13 @@ func (s *Scheduler) nextWait(ctx context.Context) time.Duration {
 		if ctx.Err() == nil {
 			s.log.Error("clock scheduler: next deadline", "err", err)
 		}
-		return s.retry
+		return s.backoff
 	case !ok:
 		return s.recheck
 	}
 	d := next.Sub(s.ts.now())
 	if d <= 0 {
-		return s.retry
+		return s.backoff
 	}
 	return min(d, s.recheck)
 }
