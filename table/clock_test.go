@@ -352,7 +352,9 @@ func TestClockChoices(t *testing.T) {
 // fetched: the scheduler must pause, longer each time, never spin.
 type failingDeadlines struct{}
 
-func (failingDeadlines) NextDeadline(context.Context) (time.Time, bool, error) { return start, true, nil }
+func (failingDeadlines) NextDeadline(context.Context) (time.Time, bool, error) {
+	return start, true, nil
+}
 func (failingDeadlines) DueChannels(context.Context, time.Time, int) ([]string, error) {
 	return nil, errors.New("store down")
 }

@@ -74,22 +74,23 @@ func (r *EndReason) UnmarshalText(text []byte) error {
 // keeps, so a restarted bot (or another replica) picks up exactly here. The
 // game itself is kept as its history and rebuilt with game.Replay.
 type Table struct {
-	Guild      string       `json:"guild"`
-	Channel    string       `json:"channel"`
-	Creator    string       `json:"creator"`
-	Rules      game.Rules   `json:"rules"`
-	Engine     game.Engine  `json:"engine"`
-	Seats      []Seat       `json:"seats"` // join order, which is turn order
-	Phase      Phase        `json:"phase"`
-	Moves      game.History `json:"moves,omitempty"`
-	EndReason  EndReason    `json:"end_reason,omitzero"`
-	Number     int          `json:"number"` // games played in this channel, for rematch rotation
-	Created    time.Time    `json:"created"`
-	Updated    time.Time    `json:"updated"`
-	clockState              // clock.go: the move clock, its deadline, who ran out
-	version    int64        // the store's version this table was read at
-	game       *game.Game   // rebuilt from Moves; nil in the lobby
-	result     *Result      // set when the game finished in this action, saved with it
+	Guild     string       `json:"guild"`
+	Channel   string       `json:"channel"`
+	Creator   string       `json:"creator"`
+	Rules     game.Rules   `json:"rules"`
+	Engine    game.Engine  `json:"engine"`
+	Seats     []Seat       `json:"seats"` // join order, which is turn order
+	Phase     Phase        `json:"phase"`
+	Moves     game.History `json:"moves,omitempty"`
+	EndReason EndReason    `json:"end_reason,omitzero"`
+	Number    int          `json:"number"` // games played in this channel, for rematch rotation
+	Created   time.Time    `json:"created"`
+	Updated   time.Time    `json:"updated"`
+	version   int64        // the store's version this table was read at
+	game      *game.Game   // rebuilt from Moves; nil in the lobby
+	result    *Result      // set when the game finished in this action, saved with it
+
+	clockState // clock.go: the move clock, its deadline, who ran out
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -329,19 +330,19 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		return nil, ErrNotInLastGame
 	}
 	next := &Table{
-		Guild:      cur.Guild,
-		Channel:    cur.Channel,
-		Creator:    cur.Creator,
-		Rules:      cur.Rules,
-		Engine:     cur.Engine,
-		Seats:      append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
-		Phase:      Lobby,
-		Number:     cur.Number + 1,
-		Created:    now,
-		Updated:    now,
-		version:    cur.version,
-		clockState: clockState{Clock: cur.Clock},
+		Guild:   cur.Guild,
+		Channel: cur.Channel,
+		Creator: cur.Creator,
+		Rules:   cur.Rules,
+		Engine:  cur.Engine,
+		Seats:   append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
+		Phase:   Lobby,
+		Number:  cur.Number + 1,
+		Created: now,
+		Updated: now,
+		version: cur.version,
 	}
+	next.Clock = cur.Clock
 	if err := next.startIfFull(); err != nil {
 		return nil, err
 	}
