@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -29,11 +30,14 @@ type Bot struct {
 	aiBudget time.Duration
 	editor   Editor
 	Metrics  *Metrics
+
+	bg           sync.WaitGroup  // clock.go: background work
+	learnIDAfter []time.Duration // clock.go: pauses before learning a message's ID
 }
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics()}
+	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}

@@ -21,11 +21,20 @@ import (
 type Editor interface {
 	EditOriginal(ctx context.Context, app, token string, edit *discordgo.WebhookEdit) error
 	EditMessage(ctx context.Context, channel, message string, edit *discordgo.WebhookEdit) error
+	// OriginalMessageID learns the ID of the message that answered an
+	// interaction, while its token lives: so a board posted as a new
+	// message can be edited after the token has expired.
+	OriginalMessageID(ctx context.Context, app, token string) (string, error)
 }
 
 // tokenLife is how long Discord accepts an interaction's token for edits
 // (15 minutes), less a margin for the edit's own trip.
 const tokenLife = 15*time.Minute - 30*time.Second
+
+// learnIDAfter are the pauses before each try at learning a new board
+// message's ID: the transport posts the reply after Serve returns, within
+// Discord's three seconds.
+var learnIDAfter = []time.Duration{3 * time.Second, 6 * time.Second, 12 * time.Second}
 
 // clockFrom reads /ttt new clock: (seconds), 0 when absent.
 func clockFrom(in *Interaction) (time.Duration, error) {
@@ -83,8 +92,46 @@ func (b *Bot) showing(i *discordgo.Interaction, cur, next *table.Table, resp Res
 		m.Message = i.Message.ID // the clicked message is the one the reply redraws
 	}
 	t.ShowBoard(m)
+	if m.Message == "" && t.MoveClock() > tokenLife && b.editor != nil {
+		b.learnMessageID(t.Channel, m) // the clock will outlive the token
+	}
 	return t
 }
+
+// learnMessageID asks Discord, in the background once the reply is posted,
+// for the ID of the new board message shown, and keeps it with the table if
+// that message still shows the board.
+func (b *Bot) learnMessageID(channel string, shown table.Shown) {
+	b.bg.Add(1)
+	go func() {
+		defer b.bg.Done()
+		ctx := context.Background()
+		for _, pause := range b.learnIDAfter {
+			time.Sleep(pause)
+			id, err := b.editor.OriginalMessageID(ctx, shown.App, shown.Token)
+			if err != nil {
+				continue // not posted yet, or Discord is slow: try again
+			}
+			err = b.tables.Do(ctx, channel, func(_ context.Context, cur *table.Table) (*table.Table, error) {
+				if cur == nil || cur.Shown.Token != shown.Token || cur.Shown.Message != "" {
+					return nil, nil // a newer message shows the board now
+				}
+				shown.Message = id
+				cur.ShowBoard(shown)
+				return cur, nil
+			})
+			if err != nil {
+				b.log.Warn("clock: keeping the board message's id failed", "channel", channel, "err", err)
+			}
+			return
+		}
+		b.log.Warn("clock: the board message's id is unknown; when the clock runs out, the next interaction shows it", "channel", channel)
+	}()
+}
+
+// Wait waits for the bot's background work (learning board messages' IDs):
+// at shutdown, and in tests.
+func (b *Bot) Wait() { b.bg.Wait() }
 
 // timeUp is table's TimeUpFunc: the computer seats now due to move play, the
 // board is laid out under the channel's lock, and once the expiry is saved

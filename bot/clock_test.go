@@ -41,6 +41,13 @@ func (r *editRecorder) EditMessage(_ context.Context, channel, message string, e
 	return nil
 }
 
+func (r *editRecorder) OriginalMessageID(_ context.Context, app, token string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, "< asked for the id of webhook "+app+" @original (token "+token[:8]+"…): 1500000000000000001\n")
+	return "1500000000000000001", nil
+}
+
 // transcribe returns the edits since the last call, and forgets them.
 func (r *editRecorder) transcribe() string {
 	r.mu.Lock()
@@ -65,16 +72,27 @@ func (h *harness) expire() string {
 }
 
 // fakeDiscord records the PATCHes the real REST client sends it on
-// 127.0.0.1.
+// 127.0.0.1; a GET of @original answers the message's ID, or 404 when
+// posted is false (the reply never arrived).
 type fakeDiscord struct {
 	*httptest.Server
 	mu      sync.Mutex
 	patches []string // "PATCH path: content"
 }
 
-func newFakeDiscord(tb testing.TB) *fakeDiscord {
+func newFakeDiscord(tb testing.TB, posted bool) *fakeDiscord {
 	f := &fakeDiscord{}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet {
+			if !posted {
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"code":10008,"message":"Unknown Message"}`)
+				return
+			}
+			io.WriteString(w, `{"id":"1500000000000000001"}`)
+			return
+		}
 		var body struct {
 			Content string `json:"content"`
 		}
@@ -83,7 +101,6 @@ func newFakeDiscord(tb testing.TB) *fakeDiscord {
 		f.mu.Lock()
 		f.patches = append(f.patches, r.Method+" "+r.URL.EscapedPath()+": "+body.Content)
 		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"1400000000000000001"}`)
 	}))
 	tb.Cleanup(f.Close)
@@ -99,23 +116,26 @@ func (f *fakeDiscord) got() []string {
 // TestClockEditReachesDiscord: when a clock runs out, the real REST client
 // edits the board message on a fake Discord: through the interaction's
 // webhook while its token is fresh, through the channel message (bot token)
-// when it is old, and not at all when neither is possible.
+// when it is old (the clicked message, or a new one whose ID was learned
+// while the token lived), and not at all when neither is possible.
 func TestClockEditReachesDiscord(t *testing.T) {
 	cases := []struct {
 		name     string
 		clock    int
 		click    bool // the last board was a clicked message (its ID known)
+		posted   bool // GET @original finds the reply
 		botToken string
 		want     string // path prefix of the one PATCH; "" for none
 	}{
-		{"FreshTokenWebhook", 60, false, "", "PATCH /api/v9/webhooks/1000000000000000001/aW50ZXJhY3Rpb246MTE4MDAwMDAwMDAwMDAwMDAwMTpzZWNyZXQ/messages/@original"},
-		{"OldTokenChannelMessage", 3600, true, "bot-token", "PATCH /api/v9/channels/" + channel + "/messages/1400000000000000001"},
-		{"OldTokenNoMessageID", 3600, false, "bot-token", ""},
-		{"OldTokenNoBotToken", 3600, true, "", ""},
+		{"FreshTokenWebhook", 60, false, true, "", "PATCH /api/v9/webhooks/1000000000000000001/aW50ZXJhY3Rpb246MTE4MDAwMDAwMDAwMDAwMDAwMTpzZWNyZXQ/messages/@original"},
+		{"OldTokenClickedMessage", 3600, true, true, "bot-token", "PATCH /api/v9/channels/" + channel + "/messages/1400000000000000001"},
+		{"OldTokenLearnedMessageID", 3600, false, true, "bot-token", "PATCH /api/v9/channels/" + channel + "/messages/1500000000000000001"},
+		{"OldTokenMessageIDUnknown", 3600, false, false, "bot-token", ""},
+		{"OldTokenNoBotToken", 3600, true, true, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fake := newFakeDiscord(t)
+			fake := newFakeDiscord(t, c.posted)
 			h := newHarness(t)
 			h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9", BotToken: c.botToken})
 			publicText(t, h.as(alice, "new", opt(optClock, c.clock), userOpt(optOpponent, bob, false)))
@@ -126,6 +146,7 @@ func TestClockEditReachesDiscord(t *testing.T) {
 					t.Fatalf("click: %+v", r.Data)
 				}
 			}
+			h.bot.Wait()
 			h.advance(time.Duration(c.clock+1) * time.Second)
 			h.expire()
 			got := fake.got()

@@ -55,6 +55,7 @@ func newHarnessOn(tb testing.TB, st table.Store, now time.Time) *harness {
 	h := &harness{tb: tb, store: st, now: now, edits: &editRecorder{}}
 	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
 	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget, Editor: h.edits})
+	h.bot.learnIDAfter = []time.Duration{0} // the recorder answers at once
 	return h
 }
 

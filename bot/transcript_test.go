@@ -152,6 +152,7 @@ func (h *harness) play(t *testing.T, script string) string {
 			board = resp
 		}
 		h.tables.Wait()
+		h.bot.Wait()
 		fmt.Fprintf(&out, "> %s\n%s%s\n", line, transcribe(resp), h.edits.transcribe())
 	}
 	return out.String()

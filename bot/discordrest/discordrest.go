@@ -82,16 +82,44 @@ func (c *Client) EditMessage(ctx context.Context, channel, message string, edit 
 	return c.patch(ctx, "/channels/"+url.PathEscape(channel)+"/messages/"+url.PathEscape(message), true, edit)
 }
 
+// OriginalMessageID returns the ID of the message that answered the
+// interaction whose token this is: GET /webhooks/{app}/{token}/messages/@original.
+// A board posted as a new message is known by its ID only this way, and
+// only while the token lives.
+func (c *Client) OriginalMessageID(ctx context.Context, app, token string) (string, error) {
+	var msg struct {
+		ID string `json:"id"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, nil, &msg); err != nil {
+		return "", err
+	}
+	if msg.ID == "" {
+		return "", errors.New("discordrest: the original response has no id")
+	}
+	return msg.ID, nil
+}
+
 func (c *Client) patch(ctx context.Context, path string, auth bool, edit *discordgo.WebhookEdit) error {
 	body, err := json.Marshal(edit)
 	if err != nil {
 		return fmt.Errorf("discordrest: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, c.base+path, bytes.NewReader(body))
+	return c.call(ctx, http.MethodPatch, path, auth, body, nil)
+}
+
+// call makes one request; a JSON answer is decoded into out when not nil.
+func (c *Client) call(ctx context.Context, method, path string, auth bool, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
 		return errors.New("discordrest: bad request URL") // never the URL: it holds a token
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	req.Header.Set("User-Agent", "DiscordBot (https://github.com/tttbot/tttbot, 1)")
 	if auth {
 		req.Header.Set("Authorization", "Bot "+c.token)
@@ -102,10 +130,16 @@ func (c *Client) patch(ctx context.Context, path string, auth bool, edit *discor
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL holds the interaction's token
 		}
-		return fmt.Errorf("discordrest: PATCH: %w", err)
+		return fmt.Errorf("discordrest: %s: %w", method, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 == 2 {
+		if out != nil {
+			if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
+				return fmt.Errorf("discordrest: %s: %w", method, err)
+			}
+			return nil
+		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 		return nil
 	}

@@ -54,10 +54,14 @@ func TestEdits(t *testing.T) {
 	if err := c.EditMessage(ctx, "ch1", "m1", edit("over too")); err != nil {
 		t.Fatal(err)
 	}
+	if id, err := c.OriginalMessageID(ctx, "app1", "tok"); err != nil || id != "m1" {
+		t.Fatalf("original message id %q, %v", id, err)
+	}
 	got := calls()
 	want := []call{
 		{Method: "PATCH", Path: "/api/v9/webhooks/app1/tok%2Fen/messages/@original", Body: map[string]any{"content": "over", "allowed_mentions": map[string]any{"parse": []any{}, "replied_user": false}}},
 		{Method: "PATCH", Path: "/api/v9/channels/ch1/messages/m1", Auth: "Bot bot-secret", Body: map[string]any{"content": "over too", "allowed_mentions": map[string]any{"parse": []any{}, "replied_user": false}}},
+		{Method: "GET", Path: "/api/v9/webhooks/app1/tok/messages/@original"},
 	}
 	gotJSON, _ := json.Marshal(got)
 	wantJSON, _ := json.Marshal(want)
