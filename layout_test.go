@@ -46,6 +46,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"game":                          {},
 		"rating":                        {},
 		"ai":                            {"game"},
+		"ai/internal/bookgen":           {"ai", "game"},
 		"render":                        {"game"},
 		"table":                         {"game", "rating"},
 		"store":                         {"table"},

@@ -141,7 +141,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now}),
+			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, Deduper: deduper(st), Ready: readiness(st)}),
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,
@@ -234,6 +234,20 @@ func openStore(ctx context.Context, db config.Database) (table.Store, func() err
 		return store.NewMemory(), func() error { return nil }, nil
 	}
 	return nil, nil, fmt.Errorf("DATABASE_URL: unknown kind of database %v", db.Kind)
+}
+
+// readiness is what /healthz asks: whether the store still accepts writes
+// (every store here can say; nil would mean always ready).
+func readiness(st table.Store) httpapi.Readier {
+	r, _ := st.(httpapi.Readier)
+	return r
+}
+
+// deduper remembers handled interaction IDs in the store, so a replayed or
+// retried interaction is applied once, across restarts and replicas.
+func deduper(st table.Store) httpapi.Deduper {
+	d, _ := st.(httpapi.Deduper)
+	return d
 }
 
 // healthcheck asks the local bot's /healthz; the Dockerfile's HEALTHCHECK

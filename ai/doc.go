@@ -1,15 +1,44 @@
 // Package ai is tttbot's computer opponent for any rules: board size, k,
 // gravity and 2–10 players. It imports only the engine.
 //
-// The search is alpha-beta with iterative deepening, a transposition table
-// (Zobrist hashing) and move ordering by threats. With two players it is
-// plain minimax; with more it is a paranoid search (everyone else is
-// assumed to play against the computer), which keeps alpha-beta's pruning.
-// Leaves are scored by open k-windows: every line of k cells that only one
-// player occupies counts for that player, steeply more the fuller it is,
-// which is what makes threats and blocks visible on boards too big to search.
+// Levels, weakest first: Easy plays a sensible move half the time and a
+// random one otherwise; Medium takes wins, blocks, and looks two plies
+// ahead; Hard searches as deep as the budget allows.
 //
-// A move is chosen within a time budget (and an optional node budget, for
-// reproducible tests); Move always returns a legal move, even when the budget
-// is spent before the first iteration ends.
+// Hard on two-player gravity boards that fit a 64-bit bitboard
+// ((rows+1)·cols ≤ 64: standard Connect Four, 7×7, 8×7, and smaller)
+// plays perfectly whenever it can prove it: it looks the position up in
+// an embedded opening book, else solves it exactly (solver.go: Pons-style
+// negamax with null windows, threat ordering, forced-move detection,
+// enhanced transposition cutoffs, mirror symmetry and a lockless
+// transposition table shared by every game and kept between moves, with a
+// helper goroutine), first who wins and a move that keeps it, then, time
+// allowing, the fastest win or the slowest loss. Only when the solver
+// cannot finish within the budget does it fall back to the heuristic
+// search below, restricted to the moves the solver did not prove worse.
+// The book is built by the same solver: see GenerateBook and
+// ai/internal/bookgen.
+//
+// Everywhere else Hard is alpha-beta with iterative deepening, a
+// transposition table (Zobrist hashing) and move ordering by threats.
+// With two players it is plain minimax; with more it is a paranoid search
+// (everyone else is assumed to play against the computer), which keeps
+// alpha-beta's pruning. Leaves are scored by open k-windows: every line of
+// k cells that only one player occupies counts for that player, steeply
+// more the fuller it is, which is what makes threats and blocks visible on
+// boards too big to search. On boards over 7×7 without gravity it looks
+// only at cells near the stones and at the most threatening few.
+//
+// A move is chosen within a time budget and, optionally, a node budget
+// (Options.MaxNodes), which makes the choice the same on any machine;
+// Move always returns a legal move, even when the budget is spent before
+// the first iteration ends. Stats says what the search proved: Outcome
+// (won, lost, drawn or unknown for the mover) and Distance (plies to the
+// end under perfect play).
+//
+// The deep checks run with -long (go test ./ai/... -args -long): Hard
+// against the exact solver on random Connect Four positions and from
+// random openings, the self-play ladder of the levels on seven rule sets,
+// the 4×4 k=4 free-placement solve, and bigger brute-force boards for the
+// solver.
 package ai

@@ -1,6 +1,10 @@
 package ai
 
-import "github.com/tttbot/tttbot/game"
+import (
+	"math/bits"
+
+	"github.com/tttbot/tttbot/game"
+)
 
 // position is the search's own board: flat arrays that make and unmake a
 // move in O(k), with the k-window tallies and the Zobrist hash kept up to
@@ -148,12 +152,7 @@ func (p *position) live(w int32) int {
 	if m == 0 || m&(m-1) != 0 {
 		return -1
 	}
-	pl := 0
-	for m > 1 {
-		m >>= 1
-		pl++
-	}
-	return pl
+	return bits.TrailingZeros16(m)
 }
 
 func (p *position) unscore(w int32) {

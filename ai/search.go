@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/tttbot/tttbot/game"
@@ -49,6 +50,10 @@ type search struct {
 	initial  []int   // cells occupied at the root
 	stamp    []int32 // candidate de-duplication
 	stampGen int32
+	// columns, when not nil, are the only gravity columns the root may
+	// play: the exact solver ran out of budget but proved the others
+	// worse.
+	columns []bool
 }
 
 func newSearch(ctx context.Context, g *game.Game, opt Options) *search {
@@ -69,12 +74,23 @@ func (s *search) coord(c int) game.Coord { return game.Coord{Row: c / s.pos.cols
 // choose picks the move for s.me.
 func (s *search) choose() (game.Coord, Stats) {
 	moves := s.candidates(s.me, 0)
+	if s.columns != nil {
+		var kept []int
+		for _, c := range moves {
+			if s.columns[c%s.pos.cols] {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			moves = kept
+		}
+	}
 	if len(moves) == 1 {
 		return s.coord(moves[0]), Stats{}
 	}
 	// Take a win; otherwise, above Easy, block the next player's win.
 	if c, ok := s.immediate(moves, s.me); ok {
-		return s.coord(c), Stats{Score: Win - 1, Depth: 1, Complete: true}
+		return s.coord(c), Stats{Score: Win - 1, Depth: 1, Complete: true, Distance: 1}
 	}
 	if s.opt.Level >= Medium {
 		if c, ok := s.immediate(moves, s.pos.next(s.me)); ok {
@@ -118,7 +134,8 @@ func (s *search) deepen(moves []int, maxDepth int) (int, Stats) {
 	for bits > 12 && s.opt.MaxNodes > 0 && int64(1)<<(bits-1) >= 2*s.opt.MaxNodes {
 		bits-- // a node budget needs no bigger table than twice its nodes
 	}
-	s.tt = make([]ttEntry, 1<<bits)
+	s.tt = getTT(bits)
+	defer putTT(bits, s.tt)
 	best := moves[0]
 	st := Stats{}
 	for depth := 1; depth <= maxDepth; depth++ {
@@ -132,6 +149,12 @@ func (s *search) deepen(moves []int, maxDepth int) (int, Stats) {
 		moves = append([]int{move}, slices.Delete(slices.Clone(moves), i, i+1)...)
 		if score >= mateBound || score <= -mateBound || depth == len(s.pos.cell)-s.pos.filled {
 			st.Complete = !s.big
+			if st.Complete {
+				st.Distance = len(s.pos.cell) - s.pos.filled // a draw fills the board
+				if score != 0 {
+					st.Distance = int(Win - max(score, -score))
+				}
+			}
 			break
 		}
 	}
@@ -252,6 +275,21 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 	return best
 }
 
+// ttPool keeps the heuristic search's tables between calls, one pool per
+// size, so a move does not allocate megabytes; a table is cleared before
+// reuse, which keeps every search independent of the ones before it.
+var ttPool [ttBits + 1]sync.Pool
+
+func getTT(bits int) []ttEntry {
+	if t, ok := ttPool[bits].Get().(*[]ttEntry); ok {
+		clear(*t)
+		return *t
+	}
+	return make([]ttEntry, 1<<bits)
+}
+
+func putTT(bits int, t []ttEntry) { ttPool[bits].Put(&t) }
+
 // Forced results are stored relative to the node, so a transposition reached
 // at another ply keeps the right distance.
 func toTT(score int64, ply int) int64 {
@@ -317,24 +355,28 @@ func (s *search) candidates(mover int, hashMove int32) []int {
 		moves = s.nearby()
 	}
 	type scored struct {
-		cell  int
-		score int64
+		cell, idx int
+		score     int64
 	}
 	ranked := make([]scored, len(moves))
 	for i, c := range moves {
-		ranked[i] = scored{c, s.threat(c, mover)}
+		ranked[i] = scored{c, i, s.threat(c, mover)}
 		if int32(c) == hashMove {
 			ranked[i].score = inf
 		}
 	}
-	slices.SortStableFunc(ranked, func(a, b scored) int {
+	// Best first; equal scores keep the order the cells were listed in
+	// (row-major or by column), which keeps the choice deterministic.
+	// Cells are distinct, so this is a total order and the unstable sort
+	// gives what a stable one would, faster.
+	slices.SortFunc(ranked, func(a, b scored) int {
 		switch {
 		case a.score > b.score:
 			return -1
 		case a.score < b.score:
 			return 1
 		}
-		return 0
+		return a.idx - b.idx
 	})
 	for i, r := range ranked {
 		moves[i] = r.cell

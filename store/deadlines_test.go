@@ -95,13 +95,14 @@ func TestMigrationsWithGaps(t *testing.T) {
 	// A database that has every migration but one (as when a lower number
 	// lands after a higher one) gets exactly that one on the next open.
 	last := ms[len(ms)-1]
-	if _, err := s.db.Exec(`DROP TABLE clock_deadlines`); err != nil {
+	// The writer's connection: the read pool is query-only.
+	if _, err := s.wdb.Exec(`DROP TABLE clock_deadlines`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.db.Exec(`DELETE FROM schema_migrations WHERE version = 4`); err != nil {
+	if _, err := s.wdb.Exec(`DELETE FROM schema_migrations WHERE version = 4`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migrate(context.Background(), s.db, sqlite); err != nil {
+	if _, err := migrate(context.Background(), s.wdb, sqlite); err != nil {
 		t.Fatalf("migrate after a gap: %v (last is %s)", err, last.name)
 	}
 	if _, err := s.db.Exec(`SELECT channel FROM clock_deadlines`); err != nil {

@@ -16,7 +16,9 @@ type Memory struct {
 	mu      sync.Mutex
 	tables  map[string]memTable
 	tallies map[[2]string]*table.Tally // scope, player
-	due     map[string]time.Time       // open games' clock deadlines, by channel
+	handled map[string]time.Time       // interaction ID → when first delivered
+	pruned  time.Time
+	due     map[string]time.Time // open games' clock deadlines, by channel
 }
 
 type memTable struct {
@@ -26,7 +28,7 @@ type memTable struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}}
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, handled: map[string]time.Time{}}
 }
 
 // LoadTable implements table.Store.
@@ -144,3 +146,26 @@ func (m *Memory) DueChannels(_ context.Context, now time.Time, limit int) ([]str
 	})
 	return out[:min(limit, len(out))], nil
 }
+
+// FirstDelivery reports whether this is the interaction's first delivery to
+// this process, remembering it for a day (as *SQL does, across nothing).
+func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if now.Sub(m.pruned) > pruneEvery {
+		for id, at := range m.handled {
+			if now.Sub(at) > keepDeliveries {
+				delete(m.handled, id)
+			}
+		}
+		m.pruned = now
+	}
+	if _, seen := m.handled[interactionID]; seen {
+		return false, nil
+	}
+	m.handled[interactionID] = now
+	return true, nil
+}
+
+// Ready reports nil: memory always accepts writes.
+func (m *Memory) Ready(context.Context) error { return nil }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tttbot/tttbot/table"
@@ -15,9 +17,32 @@ import (
 // SQL is the durable store on a relational database: SQLite (embedded) or
 // PostgreSQL (shared by several replicas). Both speak the same queries; the
 // dialect holds the few differences.
+//
+// Reads go through db, a pool; every write goes through one goroutine that
+// owns the write connection and commits whatever queued meanwhile in one
+// transaction (batch.go).
 type SQL struct {
-	db *sql.DB
-	d  dialect
+	db  *sql.DB // reads: a pool (WAL lets SQLite readers run beside the writer)
+	wdb *sql.DB // writes: only the writer goroutine takes connections from it
+	d   dialect
+
+	mu      sync.RWMutex // guards closed against sends on queue
+	closed  bool
+	queue   chan *writeOp
+	stopped chan struct{} // closed when the writer has answered everything
+
+	// The writer's own state.
+	pruned       time.Time       // the application's time of the last prune of handled interactions
+	beforeCommit func(items int) // tests: called before each COMMIT, in the writer
+	commits      atomic.Int64    // COMMITs of batches so far
+	health       health
+}
+
+// newSQL starts the writer over migrated databases. beforeCommit may be nil.
+func newSQL(db, wdb *sql.DB, d dialect, beforeCommit func(int)) *SQL {
+	s := &SQL{db: db, wdb: wdb, d: d, queue: make(chan *writeOp, maxBatch), stopped: make(chan struct{}), beforeCommit: beforeCommit}
+	go s.write()
+	return s
 }
 
 // dialect is what differs between the databases.
@@ -27,11 +52,12 @@ type dialect struct {
 	stamp   func(time.Time) any // the application's time as the database keeps it
 	dollars bool                // placeholders are $1, $2 … instead of ?
 	lock    string              // statement that serialises migrations across processes
+	unnest  bool                // updates many rows from arrays in one statement (updateMany)
 }
 
 var (
 	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", stamp: sqliteStamp}
-	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)"}
+	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)", unnest: true}
 )
 
 // sqliteStamp writes a time as the SQLite schema keeps it: UTC text in
@@ -59,8 +85,24 @@ func (d dialect) q(query string) string {
 	return b.String()
 }
 
-// Close closes the database.
-func (s *SQL) Close() error { return s.db.Close() }
+// Close answers every write already queued, then closes the databases.
+// Writes after Close fail with ErrClosed.
+func (s *SQL) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.queue)
+	s.mu.Unlock()
+	<-s.stopped
+	err := s.wdb.Close()
+	if s.db != s.wdb {
+		err = errors.Join(err, s.db.Close())
+	}
+	return err
+}
 
 // Dialect names the database: "sqlite" or "postgres".
 func (s *SQL) Dialect() string { return s.d.name }
@@ -69,7 +111,9 @@ func (s *SQL) Dialect() string { return s.d.name }
 func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, bool, error) {
 	var data []byte
 	var version int64
-	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT data, version FROM channel_tables WHERE channel = ?`), channel).Scan(&data, &version)
+	err := s.retry(ctx, func() error {
+		return s.db.QueryRowContext(ctx, s.d.q(`SELECT data, version FROM channel_tables WHERE channel = ?`), channel).Scan(&data, &version)
+	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, 0, false, nil
@@ -79,41 +123,37 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 	return data, version, true, nil
 }
 
-// SaveTable implements table.Store: a compare-and-swap on the version, with the
-// result (if any) in the same transaction, committed before it returns.
+// SaveTable implements table.Store: a compare-and-swap on the version, with
+// whatever else the save makes durable (saveExtras) in the same
+// transaction. It answers only after the COMMIT that covers it, sharing that
+// COMMIT (and its fsync) with the other saves queued meanwhile.
 func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
-	channel, guild, data, version, now, result := save.Channel, save.Guild, save.Data, save.Version, save.Now, save.Result
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, false, fmt.Errorf("save table: %w", err)
+	r := s.do(ctx, &writeOp{kind: opSave, save: save}, true)
+	return r.version, r.ok, r.err
+}
+
+// saveExtras writes, inside a save's transaction and savepoint, what the
+// save makes durable besides the table, once its compare-and-swap has won.
+// Files that add such writes (results, ratings, deadlines) add one call here
+// to a function of their own taking the tx; see batch.go for the rules.
+func (s *SQL) saveExtras(ctx context.Context, tx *sql.Tx, save table.Save) error {
+	if err := s.saveDeadline(ctx, tx, save.Channel, save.Deadline); err != nil {
+		return err
 	}
-	defer tx.Rollback()
-	var res sql.Result
-	if version == 0 {
-		res, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO channel_tables (channel, guild, data, version, updated_at)
-			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`), channel, guild, data, s.d.stamp(now))
-	} else {
-		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
-			WHERE channel = ? AND version = ?`), data, guild, s.d.stamp(now), channel, version)
-	}
-	if err != nil {
-		return 0, false, fmt.Errorf("save table: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, false, fmt.Errorf("save table: %w", err)
-	} else if n == 0 {
-		return 0, false, nil // someone else wrote first
-	}
-	if err := s.saveDeadline(ctx, tx, channel, save.Deadline); err != nil {
-		return 0, false, err
-	}
-	if result != nil {
-		if err := s.insertResult(ctx, tx, now, result); err != nil {
-			return 0, false, err
+	if save.Result != nil {
+		if err := s.insertResult(ctx, tx, save.Now, save.Result); err != nil {
+			return err
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return 0, false, fmt.Errorf("save table: commit: %w", err)
-	}
-	return version + 1, true, nil
+	return nil
+}
+
+// FirstDelivery records an interaction ID as handled and reports whether
+// this is its first delivery: false when this or another replica already
+// recorded it (a retry, a replay). It is durable when it returns, sharing
+// the write batch's COMMIT; now (the application's clock) stamps it, and IDs
+// older than a day are pruned.
+func (s *SQL) FirstDelivery(ctx context.Context, interactionID string, now time.Time) (bool, error) {
+	r := s.do(ctx, &writeOp{kind: opDelivery, id: interactionID, now: now}, true)
+	return r.ok, r.err
 }

@@ -170,7 +170,7 @@ func TestMigrations(t *testing.T) {
 	if data, _, _, _ := s.LoadTable(ctx, "c"); string(data) != "kept" {
 		t.Fatalf("data after reopen: %q", data)
 	}
-	if _, err := s.db.Exec(`INSERT INTO schema_migrations (version, name) VALUES (99, '0099_future.sql')`); err != nil {
+	if _, err := s.wdb.Exec(`INSERT INTO schema_migrations (version, name) VALUES (99, '0099_future.sql')`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -31,11 +30,25 @@ const maxBody = 1 << 20
 // replayed later.
 const maxSkew = 5 * time.Minute
 
+// Deduper remembers which interactions were handled. FirstDelivery records
+// interactionID and reports whether this is the first time it was seen (in
+// this process, after a restart, or on another replica sharing the store).
+// An error means it is unknown; the interaction is then not applied.
+type Deduper interface {
+	FirstDelivery(ctx context.Context, interactionID string, now time.Time) (first bool, err error)
+}
+
 // Options configure the HTTP transport.
 type Options struct {
 	PublicKey ed25519.PublicKey // nil: only /healthz and /metrics are served
 	Logger    *slog.Logger
 	Now       func() time.Time // nil means time.Now
+	// Deduper refuses an interaction ID seen before; nil applies every
+	// validly signed, fresh request (single process, tests).
+	Deduper Deduper
+	// Ready is what /healthz asks: 503 with the reason while it reports an
+	// error; nil: always ready.
+	Ready Readier
 }
 
 // NewHandler serves Discord's HTTP interactions endpoint on
@@ -49,10 +62,7 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 		opt.Now = time.Now
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
+	mux.Handle("GET /healthz", healthz(opt.Ready))
 	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
 		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})

@@ -1,0 +1,137 @@
+package ai
+
+import (
+	"context"
+	"flag"
+	"os"
+	"testing"
+)
+
+var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest positions from scratch (slow: seconds to minutes each)")
+
+func loadBook(tb testing.TB) (*bookData, *geometry) {
+	tb.Helper()
+	data, err := os.ReadFile("connect4.book")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(data) == 0 {
+		tb.Skip("no book built yet")
+	}
+	b, err := parseBook(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if b.Rules != connectFour {
+		tb.Fatalf("book for %+v, want %+v", b.Rules, connectFour)
+	}
+	return b, newGeometry(b.Rules)
+}
+
+// TestBookCoversAndAgrees walks every position a game can reach within
+// the book's plies: each one is in the book (or trivial), and each one
+// above the deepest ply has the value negamax gives over its children.
+func TestBookCoversAndAgrees(t *testing.T) {
+	b, geo := loadBook(t)
+	clamp := func(v int) int {
+		if b.Weak {
+			return max(-1, min(1, v))
+		}
+		return v
+	}
+	value := func(p bitPos) int {
+		if v, ok := geo.Trivial(p); ok {
+			return clamp(v)
+		}
+		v, ok := b.Lookup(geo, p)
+		if !ok {
+			t.Fatalf("position %x (%d stones) is not in the book", p.Key(), p.Moves)
+		}
+		return v
+	}
+	seen := map[uint64]bool{}
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
+		if seen[p.Key()] {
+			return
+		}
+		seen[p.Key()] = true
+		v := value(p)
+		if p.Moves == b.Plies {
+			return
+		}
+		best := -1 << 30
+		for _, m := range geo.Moves(p) {
+			if geo.Wins(p, m) {
+				best = max(best, clamp(geo.maxScore(p.Moves)))
+				continue
+			}
+			best = max(best, -value(p.Play(m)))
+			walk(p.Play(m))
+		}
+		if _, trivial := geo.Trivial(p); !trivial && best != v {
+			t.Fatalf("position %x: book %d, its children give %d", p.Key(), v, best)
+		}
+	}
+	walk(bitPos{})
+	t.Logf("%d positions within %d plies, %d book entries", len(seen), b.Plies, b.Len())
+}
+
+// TestBookResolve re-solves a sample of the book's deepest entries from
+// scratch with -resolve N (they take seconds to minutes each, so CI
+// checks the rest of the book by TestBookCoversAndAgrees only).
+func TestBookResolve(t *testing.T) {
+	if *resolve == 0 {
+		t.Skip("needs -resolve N")
+	}
+	b, geo := loadBook(t)
+	var leaves []bitPos
+	seen := map[uint64]bool{}
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
+		if seen[geo.Canonical(p)] {
+			return
+		}
+		seen[geo.Canonical(p)] = true
+		if p.Moves == b.Plies {
+			if _, trivial := geo.Trivial(p); !trivial {
+				leaves = append(leaves, p)
+			}
+			return
+		}
+		for _, m := range geo.Moves(p) {
+			if !geo.Wins(p, m) {
+				walk(p.Play(m))
+			}
+		}
+	}
+	walk(bitPos{})
+	step := max(1, len(leaves) / *resolve)
+	for i := 0; i < len(leaves); i += step {
+		p := leaves[i]
+		s := &solver{G: geo, TT: newSolveTable(22), Ctx: context.Background()}
+		v, _ := s.Solve(p, b.Weak)
+		want, _ := b.Lookup(geo, p)
+		if v != want {
+			t.Errorf("position %x: solved %d, book %d", p.Key(), v, want)
+		}
+	}
+}
+
+// TestBookKnownOpening checks the book against the published solution of
+// Connect Four (Allis 1988, Tromp): the first player wins, but only by
+// starting in the centre column; the two next to it draw, the outer four
+// lose.
+func TestBookKnownOpening(t *testing.T) {
+	b, geo := loadBook(t)
+	if v, ok := b.Lookup(geo, bitPos{}); !ok || sign(v) != 1 {
+		t.Fatalf("empty board: %d (in book %v), want a first-player win", v, ok)
+	}
+	want := []int{1, 1, 0, -1, 0, 1, 1} // for the second player, to move after the first stone
+	for col, w := range want {
+		p := bitPos{}.Play(geo.MoveIn(bitPos{}, col))
+		if v, ok := b.Lookup(geo, p); !ok || sign(v) != w {
+			t.Errorf("first stone in column %d: %d (in book %v), want %d", col+1, v, ok, w)
+		}
+	}
+}

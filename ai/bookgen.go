@@ -1,0 +1,195 @@
+package ai
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// BookConfig says which opening book GenerateBook builds and where.
+type BookConfig struct {
+	Rules     game.Rules // a two-player gravity board that fits a bitboard
+	Plies     int        // the book holds every reachable position with at most this many stones
+	Out       string     // the book file to write
+	Progress  string     // solved positions are appended here as they finish; default Out+".progress"
+	TableBits int        // the solver's table: 2^TableBits slots of 16 bytes; default 23
+	Strong    bool       // store how fast each side wins, not only who wins (much slower)
+	Logf      func(format string, args ...any)
+}
+
+// GenerateBook builds an opening book with the exact solver: it solves
+// every position a game can reach with exactly Plies stones (whoever
+// played them; one of each mirror pair; none the solver reads off at
+// once), in depth-first order so neighbours share the table, then works
+// out the earlier positions by negamax over the book and writes it.
+// Interrupted, it resumes from the progress file. The embedded book
+// (connect4.book) is its output for standard Connect Four.
+func GenerateBook(cfg BookConfig) error {
+	if err := cfg.Rules.Validate(); err != nil {
+		return err
+	}
+	geo := newGeometry(cfg.Rules)
+	if geo == nil {
+		return fmt.Errorf("%d×%d with %d players does not fit the bitboard solver", cfg.Rules.Cols, cfg.Rules.Rows, cfg.Rules.Players)
+	}
+	if cfg.Progress == "" {
+		cfg.Progress = cfg.Out + ".progress"
+	}
+	if cfg.TableBits == 0 {
+		cfg.TableBits = 23
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	weak := !cfg.Strong
+	done, err := loadProgress(cfg.Progress)
+	if err != nil {
+		return err
+	}
+	leaves := bookLeaves(geo, cfg.Plies)
+	todo := 0
+	for _, p := range leaves {
+		if _, ok := done[geo.Canonical(p)]; !ok {
+			todo++
+		}
+	}
+	cfg.Logf("%d positions at ply %d, %d already solved, %d to go", len(leaves), cfg.Plies, len(leaves)-todo, todo)
+
+	f, err := os.OpenFile(cfg.Progress, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	tt := newSolveTable(cfg.TableBits)
+	start, last, solved := time.Now(), time.Now(), 0
+	var nodes int64
+	for _, p := range leaves {
+		k := geo.Canonical(p)
+		if _, ok := done[k]; ok {
+			continue
+		}
+		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		v, _ := s.Solve(p, weak)
+		nodes += s.Nodes
+		done[k] = int8(v)
+		if _, err := fmt.Fprintf(f, "%d %d\n", k, v); err != nil {
+			f.Close()
+			return err
+		}
+		solved++
+		if time.Since(last) > 10*time.Second {
+			last = time.Now()
+			el := time.Since(start)
+			cfg.Logf("%d/%d solved in %v (%.0f nodes/s), about %v to go", solved, todo, el.Round(time.Second),
+				float64(nodes)/el.Seconds(), (el / time.Duration(solved) * time.Duration(todo-solved)).Round(time.Second))
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	cfg.Logf("solved %d positions in %v", solved, time.Since(start).Round(time.Second))
+
+	book := newBookData(cfg.Rules, cfg.Plies, weak, deriveBook(geo, cfg.Plies, weak, done))
+	data, err := book.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(cfg.Out, data, 0o644); err != nil {
+		return err
+	}
+	cfg.Logf("wrote %s: %d positions, %d bytes", cfg.Out, book.Len(), len(data))
+	return nil
+}
+
+// loadProgress reads "key score" lines from a progress file, if any.
+func loadProgress(path string) (map[uint64]int8, error) {
+	done := map[uint64]int8{}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return done, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), " ")
+		key, err1 := strconv.ParseUint(k, 10, 64)
+		score, err2 := strconv.Atoi(v)
+		if !ok || err1 != nil || err2 != nil {
+			continue // a line cut short by an interruption: solved again
+		}
+		done[key] = int8(score)
+	}
+	return done, sc.Err()
+}
+
+// bookLeaves lists, in depth-first order, one position per mirror pair
+// with exactly plies stones that a game can reach and that is not
+// trivial.
+func bookLeaves(geo *geometry, plies int) []bitPos {
+	var leaves []bitPos
+	seen := map[uint64]bool{}
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
+		k := geo.Canonical(p)
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if p.Moves == plies {
+			if _, trivial := geo.Trivial(p); !trivial {
+				leaves = append(leaves, p)
+			}
+			return
+		}
+		for _, m := range geo.Moves(p) {
+			if !geo.Wins(p, m) && p.Moves+1 < geo.Cells() {
+				walk(p.Play(m))
+			}
+		}
+	}
+	walk(bitPos{})
+	return leaves
+}
+
+// deriveBook scores every non-trivial position with at most plies stones
+// from the solved leaves: the best over the moves of minus the child's.
+func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map[uint64]int8 {
+	clamp := func(v int) int {
+		if weak {
+			return max(-1, min(1, v))
+		}
+		return v
+	}
+	book := map[uint64]int8{}
+	var value func(p bitPos) int
+	value = func(p bitPos) int {
+		if v, ok := geo.Trivial(p); ok {
+			return clamp(v)
+		}
+		k := geo.Canonical(p)
+		if v, ok := book[k]; ok {
+			return int(v)
+		}
+		if p.Moves == plies {
+			v := leaves[k] // every leaf was solved above
+			book[k] = v
+			return int(v)
+		}
+		best := -1 << 30
+		for _, m := range geo.Moves(p) {
+			best = max(best, -value(p.Play(m))) // no move wins at once: p is not trivial
+		}
+		book[k] = int8(clamp(best))
+		return clamp(best)
+	}
+	value(bitPos{})
+	return book
+}

@@ -1,0 +1,236 @@
+package ai
+
+import (
+	"context"
+	_ "embed"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// Hard on two-player gravity boards that fit a 64-bit bitboard (standard
+// Connect Four among them) plays from an opening book, else solves the
+// position exactly (solver.go), and only when the budget runs out
+// before the solver finishes falls back to the heuristic search.
+
+// connectFourBook is the opening book of standard Connect Four, made by
+// ai/internal/bookgen: who wins every position with at most two stones.
+//
+//go:embed connect4.book
+var connectFourBook []byte
+
+var (
+	bookOnce     sync.Once
+	embeddedBook *bookData
+)
+
+// openingBook returns the embedded book, parsed on first use, or nil.
+func openingBook() *bookData {
+	bookOnce.Do(func() {
+		if len(connectFourBook) == 0 {
+			return // a build without a book plays from the solver alone
+		}
+		b, err := parseBook(connectFourBook)
+		if err != nil {
+			panic("ai: embedded opening book: " + err.Error()) // a build defect, caught by the tests
+		}
+		embeddedBook = b
+	})
+	return embeddedBook
+}
+
+// solverShare is the part of the budget the exact solver may use; the
+// rest is left to the heuristic search should the solver not finish. With
+// more than openingEmpty cells free the solver rarely finishes in time
+// (a 7×6 position with 8 stones takes it half a second on average, one
+// with 6 several), so there it gets only openingShare and the heuristic
+// search, which then chooses the move, gets a fair part.
+const (
+	solverShare  = 0.95
+	openingShare = 0.5
+	openingEmpty = 34
+)
+
+// exactMove tries to choose g's move by book or solver. ok is false when
+// neither finished within its share of the budget; nodes is what the
+// attempt spent either way.
+//
+// When the solver does not finish, *columns is set to the columns the
+// heuristic search may still choose from: what the solver and its helper
+// left in the table may prove some moves worse than another (a move that
+// loses against one that draws, typically), and those are left out.
+func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
+	p := geo.FromGame(g)
+	coord := func(m uint64) game.Coord {
+		at, _ := g.Target(game.Coord{Col: geo.Column(m)})
+		return at
+	}
+	if m := geo.WinningMove(p); m != 0 {
+		v, _ := geo.Trivial(p)
+		return coord(m), scoreStats(geo, p, v, false), true
+	}
+	if m, v, weak, found := bookMove(geo, g.Rules(), p); found {
+		st := scoreStats(geo, p, v, weak)
+		return coord(m), st, true
+	}
+
+	s := &solver{G: geo, Ctx: ctx}
+	share := solverShare
+	if geo.Cells()-p.Moves > openingEmpty {
+		share = openingShare
+	}
+	if opt.MaxNodes > 0 {
+		// Reproducible: a private, empty table, and a node budget.
+		s.MaxNodes = int64(float64(opt.MaxNodes) * share)
+		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), sharedBits)
+		s.TT = privateSolveTable(tbits)
+		defer releaseSolveTable(tbits, s.TT)
+	} else {
+		s.TT = sharedSolveTable()
+		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * share))
+	}
+	// Who wins first, and a move that keeps it so; then, time allowing,
+	// the fastest win or the slowest loss.
+	var helpers sync.WaitGroup
+	var helperNodes atomic.Int64
+	helpCtx, stopHelpers := context.WithCancel(ctx)
+	defer helpers.Wait()
+	defer stopHelpers()
+	if opt.MaxNodes == 0 {
+		helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
+	}
+	v, done := s.Solve(p, true)
+	var m uint64
+	if done {
+		m, done = s.Best(p, v, true)
+	}
+	if !done {
+		stopHelpers()
+		helpers.Wait()
+		nodes := s.Nodes + helperNodes.Load()
+		if m, win := pruneProved(geo, p, s.TT, columns); win {
+			return coord(m), Stats{Nodes: nodes, Complete: true, Score: Win - int64(geo.Cells()-p.Moves), Depth: 1}, true
+		}
+		return game.Coord{}, Stats{Nodes: nodes}, false
+	}
+	st = scoreStats(geo, p, v, true)
+	if exact, ok := s.Solve(p, false); ok {
+		if em, ok := s.Best(p, exact, false); ok {
+			m, st = em, scoreStats(geo, p, exact, false)
+		}
+	}
+	st.Nodes = s.Nodes + helperNodes.Load()
+	return coord(m), st, true
+}
+
+// pruneProved reads the table's bounds on p's children. A move proved to
+// win is returned at once; otherwise *columns lists the moves no other
+// move is proved better than.
+func pruneProved(geo *geometry, p bitPos, tt *solveTable, columns *[]bool) (uint64, bool) {
+	type bound struct {
+		m      uint64
+		lo, hi int // the mover's score after m lies in [lo, hi]
+	}
+	var bs []bound
+	bestLo := -1 << 30
+	for _, m := range geo.Moves(p) {
+		lo, hi := tt.Bounds(geo, p.Play(m))
+		b := bound{m, -hi, -lo}
+		if b.lo > 0 {
+			return m, true
+		}
+		bs = append(bs, b)
+		bestLo = max(bestLo, b.lo)
+	}
+	*columns = make([]bool, geo.Cols())
+	for _, b := range bs {
+		if b.hi >= bestLo {
+			(*columns)[geo.Column(b.m)] = true
+		}
+	}
+	return 0, false
+}
+
+// helpSolve starts helpers on the other CPUs for a timed solve (Lazy SMP,
+// as chess engines do it): each solves p's children one by one, from the
+// other end of the usual order, into the shared table, where the main
+// search finds their bounds instead of searching them itself. They stop
+// when ctx ends; their nodes are added to nodes.
+func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *geometry, p bitPos, tt *solveTable, deadline time.Time) {
+	moves := geo.Moves(p)
+	for w := 1; w < min(runtime.GOMAXPROCS(0), maxHelpers+1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := &solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			for i := range moves {
+				m := moves[(len(moves)-w*(i+1)%len(moves)+len(moves))%len(moves)]
+				if geo.Wins(p, m) {
+					continue
+				}
+				if child := p.Play(m); child.Moves < geo.Cells() {
+					h.Solve(child, true)
+				}
+				if h.Stopped {
+					break
+				}
+			}
+			nodes.Add(h.Nodes)
+		}()
+	}
+}
+
+// maxHelpers bounds the helper goroutines of one timed
+const maxHelpers = 1
+
+// bookMove chooses p's move from the opening book when every child of p is
+// in it (or read off at once): the move to the child worst for the
+// opponent, the centre first among equals.
+func bookMove(geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
+	b := openingBook()
+	if b == nil || b.Rules != r || p.Moves >= b.Plies {
+		return 0, 0, false, false
+	}
+	best := -1 << 30
+	for _, m := range geo.Moves(p) {
+		child := p.Play(m)
+		v, ok := geo.Trivial(child)
+		if !ok {
+			if v, ok = b.Lookup(geo, child); !ok {
+				return 0, 0, false, false
+			}
+		} else if b.Weak {
+			v = max(-1, min(1, v))
+		}
+		if -v > best {
+			best, move = -v, m
+		}
+	}
+	return move, best, b.Weak, move != 0
+}
+
+// scoreStats reports a solver score of p in Stats' terms: ±(Win − plies)
+// for a proved win or loss, 0 for a proved draw. A weak score knows the
+// winner but not when: its Score counts the plies left on the board, the
+// latest the game can end, and Distance is 0.
+func scoreStats(geo *geometry, p bitPos, v int, weak bool) Stats {
+	st := Stats{Complete: true, Depth: geo.Cells() - p.Moves}
+	if v == 0 {
+		st.Distance = geo.Cells() - p.Moves
+		return st
+	}
+	plies := geo.Cells() - p.Moves
+	if !weak {
+		plies = geo.Plies(p, v)
+		st.Distance = plies
+	}
+	st.Score = Win - int64(plies)
+	if v < 0 {
+		st.Score = -st.Score
+	}
+	return st
+}

@@ -1,0 +1,90 @@
+package ai
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// TestExactConcurrent: several games ask Hard at once, all through the
+// one shared solver table; every move keeps its position's outcome
+// (checked with a private oracle afterwards), and -race sees the table's
+// lockless slots.
+func TestExactConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 14))
+	var games []*game.Game
+	for len(games) < 16 {
+		g := randomPosition(t, 22+rng.IntN(12), rng)
+		if !g.Over() {
+			games = append(games, g)
+		}
+	}
+	moves := make([]game.Coord, len(games))
+	stats := make([]Stats, len(games))
+	var wg sync.WaitGroup
+	for i, g := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, st, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute})
+			if err != nil {
+				t.Error(err)
+			}
+			moves[i], stats[i] = c, st
+		}()
+	}
+	wg.Wait()
+	o := newOracle()
+	for i, g := range games {
+		want := o.value(g)
+		if got := o.after(g, moves[i]); got != want {
+			t.Errorf("%v: Hard played %v worth %d, the position is worth %d", g.Moves(), moves[i], got, want)
+		}
+		if !stats[i].Complete {
+			t.Errorf("%v: not proved: %+v", g.Moves(), stats[i])
+		}
+		outcome := map[int]Outcome{1: Won, 0: Drawn, -1: Lost}[want]
+		if stats[i].Outcome() != outcome {
+			t.Errorf("%v: Outcome %v, want %v", g.Moves(), stats[i].Outcome(), outcome)
+		}
+	}
+}
+
+// TestExactReproducible: with a node budget, the same position gives the
+// same move and stats however warm the shared table is.
+func TestExactReproducible(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 14))
+	g := randomPosition(t, 14, rng)
+	opt := Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000}
+	c1, st1, _ := Move(context.Background(), g, opt)
+	Move(context.Background(), g, Options{Level: Hard, Budget: 200 * time.Millisecond}) // warms the shared table
+	c2, st2, _ := Move(context.Background(), g, opt)
+	if c1 != c2 || st1 != st2 {
+		t.Fatalf("first %v %+v, then %v %+v", c1, st1, c2, st2)
+	}
+}
+
+// TestExactStats: a won position reports Won with its distance, and a
+// move that wins at once reports Distance 1.
+func TestExactStats(t *testing.T) {
+	g := newGame(t, connectFour)
+	for _, ch := range "361453455474527" { // scores 9 (Pons): the mover's win comes on a board of 25 stones
+		play(t, g, game.Coord{Col: int(ch - '1')})
+	}
+	_, st, _ := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute})
+	if st.Outcome() != Won || st.Distance != 11 || st.Score != Win-11 {
+		t.Fatalf("%+v, outcome %v; want won in 11 plies", st, st.Outcome())
+	}
+	g = newGame(t, connectFour)
+	for _, col := range []int{3, 3, 4, 4, 2, 0} { // Pons' 4455, then an open three: columns 1 and 5 win
+		play(t, g, game.Coord{Col: col})
+	}
+	c, st, _ := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute})
+	if (c.Col != 1 && c.Col != 5) || st.Distance != 1 || st.Outcome() != Won {
+		t.Fatalf("open three: played %v, %+v", c, st)
+	}
+}

@@ -1,0 +1,296 @@
+package ai
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// The measurements of issue 14 and the self-play ladder take minutes with
+// the real clock, so they run only with -long:
+//
+//	go test ./ai/ -run Long -long -v
+var (
+	long      = flag.Bool("long", false, "run the long strength measurements")
+	positions = flag.Int("positions", 200, "random positions for TestLongValueKept")
+	openings  = flag.Int("openings", 10, "random 8-ply openings for TestLongAgainstPerfect (each played from both sides)")
+	budget    = flag.Duration("budget", DefaultBudget, "Hard's budget a move in the long measurements")
+	hardNodes = flag.Int64("nodes", 0, "if positive, Hard's node budget a move instead of the clock (reproducible; no shared table, no helper)")
+	minPly    = flag.Int("minply", 8, "fewest stones of TestLongValueKept's positions")
+	maxPly    = flag.Int("maxply", 40, "most stones of TestLongValueKept's positions")
+)
+
+var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
+
+// oracle is the perfect player: the exact solver with no limit and a
+// table of its own.
+type oracle struct {
+	geo *geometry
+	tt  *solveTable
+}
+
+func newOracle() *oracle {
+	return &oracle{geo: newGeometry(connectFour), tt: newSolveTable(22)}
+}
+
+// value is the mover's outcome in g: −1, 0 or +1.
+func (o *oracle) value(g *game.Game) int {
+	p := o.geo.FromGame(g)
+	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	v, _ := s.Solve(p, true)
+	return v
+}
+
+// after is the mover's outcome after playing c: minus the opponent's.
+func (o *oracle) after(g *game.Game, c game.Coord) int {
+	next := g.Clone()
+	next.Play(next.Turn(), c)
+	switch next.State() {
+	case game.Won:
+		return 1
+	case game.Drawn:
+		return 0
+	}
+	return -o.value(next)
+}
+
+// move is a move that keeps the outcome.
+func (o *oracle) move(g *game.Game) game.Coord {
+	p := o.geo.FromGame(g)
+	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	if m := o.geo.WinningMove(p); m != 0 {
+		return game.Coord{Col: o.geo.Column(m)}
+	}
+	v, _ := s.Solve(p, true)
+	m, _ := s.Best(p, v, true)
+	return game.Coord{Col: o.geo.Column(m)}
+}
+
+// hardOptions are Hard's options in the long measurements: the clock
+// (-budget), or a node budget (-nodes) with time to spare.
+func hardOptions() Options {
+	if *hardNodes > 0 {
+		return Options{Level: Hard, Budget: time.Hour, MaxNodes: *hardNodes}
+	}
+	return Options{Level: Hard, Budget: *budget}
+}
+
+// randomPosition plays n random moves that do not end the game.
+func randomPosition(tb testing.TB, n int, rng *rand.Rand) *game.Game {
+	tb.Helper()
+	g := newGame(tb, connectFour)
+	for g.Filled() < n {
+		var ok []int
+		for c := 0; c < connectFour.Cols; c++ {
+			if g.ColumnFull(c) {
+				continue
+			}
+			probe := g.Clone()
+			probe.Play(probe.Turn(), game.Coord{Col: c})
+			if !probe.Over() {
+				ok = append(ok, c)
+			}
+		}
+		if len(ok) == 0 {
+			return g
+		}
+		play(tb, g, game.Coord{Col: ok[rng.IntN(len(ok))]})
+	}
+	return g
+}
+
+// TestLongValueKept: on random Connect Four positions (-minply to -maxply
+// stones, 8 to 40 unless told, as many of each count), Hard with the bot's budget plays a move that keeps
+// the position's outcome (win, draw or loss) on at least 99% of them.
+func TestLongValueKept(t *testing.T) {
+	if !*long {
+		t.Skip("needs -long")
+	}
+	o := newOracle()
+	rng := rand.New(rand.NewPCG(14, 1))
+	kept, canLose, keptWhereCanLose, complete := 0, 0, 0, 0
+	var took time.Duration
+	for i := 0; i < *positions; i++ {
+		g := randomPosition(t, *minPly+i%(*maxPly-*minPly+1), rng)
+		if g.Over() {
+			continue
+		}
+		start := time.Now()
+		c, st, err := Move(context.Background(), g, hardOptions())
+		took += time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Complete {
+			complete++
+		}
+		want := o.value(g)
+		got := o.after(g, c)
+		worst := 1
+		for col := 0; col < connectFour.Cols; col++ {
+			if !g.ColumnFull(col) && g.Filled() >= 8 { // early on the oracle takes too long
+				worst = min(worst, o.after(g, game.Coord{Col: col}))
+			}
+		}
+		if worst < want {
+			canLose++
+		}
+		if got == want {
+			kept++
+			if worst < want {
+				keptWhereCanLose++
+			}
+		} else {
+			t.Logf("ply %d %v: Hard played column %d worth %d, the position is worth %d (stats %+v)", g.Filled(), g.Moves(), c.Col, got, want, st)
+		}
+	}
+	n := *positions
+	t.Logf("kept the value on %d of %d positions (%.1f%%); %d of %d where a move could lose it; %d proved; mean %v a move",
+		kept, n, 100*float64(kept)/float64(n), keptWhereCanLose, canLose, complete, took/time.Duration(n))
+	if kept*100 < 99*n {
+		t.Errorf("kept the value on %d of %d positions, want ≥ 99%%", kept, n)
+	}
+}
+
+// TestLongAgainstPerfect plays Hard (the bot's budget) against the perfect
+// player from random 8-ply openings, from both sides, and compares each
+// result with the opening's value: won starts must be won, drawn ones not
+// lost.
+func TestLongAgainstPerfect(t *testing.T) {
+	if !*long {
+		t.Skip("needs -long")
+	}
+	o := newOracle()
+	rng := rand.New(rand.NewPCG(14, 2))
+	type tally struct{ starts, held int }
+	var res [2][3]tally // [Hard's seat][start value+1]
+	for i := 0; i < *openings; i++ {
+		opening := randomPosition(t, 8, rng)
+		if opening.Over() {
+			continue
+		}
+		v0 := o.value(opening) // for the first player to move at ply 8, the first player
+		for hard := 0; hard < 2; hard++ {
+			g := opening.Clone()
+			want := v0 // Hard's value at the start
+			if hard != g.Turn() {
+				want = -v0
+			}
+			for !g.Over() {
+				var c game.Coord
+				if g.Turn() == hard {
+					var err error
+					if c, _, err = Move(context.Background(), g, hardOptions()); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					c = o.move(g)
+				}
+				if _, err := g.Play(g.Turn(), c); err != nil {
+					t.Fatalf("illegal move %v: %v", c, err)
+				}
+			}
+			got := 0
+			if g.State() == game.Won {
+				got = -1
+				if g.Winner() == hard {
+					got = 1
+				}
+			}
+			r := &res[hard][want+1]
+			r.starts++
+			if got >= want {
+				r.held++
+			} else {
+				t.Logf("Hard as player %d from %v (worth %d) ended %d: %v", hard+1, opening.Moves(), want, got, g.Moves())
+			}
+		}
+	}
+	names := []string{"lost", "drawn", "won"}
+	for hard := 0; hard < 2; hard++ {
+		for v := 0; v < 3; v++ {
+			r := res[hard][v]
+			t.Logf("Hard as player %d: %d of %d %s starts held", hard+1, r.held, r.starts, names[v])
+			if v > 0 && r.held < r.starts {
+				t.Errorf("Hard as player %d lost value in %d of %d %s starts", hard+1, r.starts-r.held, r.starts, names[v])
+			}
+		}
+	}
+}
+
+// TestLongLadder plays every pair of levels on several rule sets, each
+// level in every seat after the same short random opening, and logs the
+// results: the levels must come out in order (the stronger side of each
+// pair wins at least as many games a seat). Moves are node-budgeted
+// (-ladder-nodes) so the ladder is the same on any machine.
+func TestLongLadder(t *testing.T) {
+	if !*long {
+		t.Skip("needs -long")
+	}
+	for _, tc := range []struct {
+		name  string
+		r     game.Rules
+		games int
+	}{
+		{"3x3", game.Classic(), 20},
+		{"connect4_7x6", connectFour, 20},
+		{"gravity_8x8_k4", game.Rules{Rows: 8, Cols: 8, Win: 4, Gravity: true, Players: 2}, 20},
+		{"5x5_k4", game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}, 20},
+		{"9x9_k5", game.Rules{Rows: 9, Cols: 9, Win: 5, Players: 2}, 20},
+		{"15x15_k5", game.Rules{Rows: 15, Cols: 15, Win: 5, Players: 2}, 20},
+		{"7x7_k4_3players", game.Rules{Rows: 7, Cols: 7, Win: 4, Players: 3}, 18},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
+				// score: a win counts 2, a draw 1, for the pair's first level
+				var strong, weak, draws int
+				for i := 0; i < tc.games; i++ {
+					seats := make([]Level, tc.r.Players)
+					for s := range seats {
+						seats[s] = pair[1]
+					}
+					strongSeat := i % tc.r.Players
+					seats[strongSeat] = pair[0]
+					// Medium and Hard are deterministic: a short random
+					// opening, the same for every seating, makes the games
+					// differ.
+					g := newGame(t, tc.r)
+					opening := rand.New(rand.NewPCG(uint64(i/tc.r.Players), 9))
+					for len(g.Moves()) < tc.r.Players {
+						mid := game.Coord{Row: tc.r.Rows/2 - 1 + opening.IntN(3), Col: tc.r.Cols/2 - 1 + opening.IntN(3)}
+						g.Play(g.Turn(), mid) // an occupied cell is refused: draw again
+					}
+					for !g.Over() {
+						c, _, err := Move(context.Background(), g, Options{Level: seats[g.Turn()], Budget: time.Minute, MaxNodes: *ladderNodes, Seed: uint64(i)})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if _, err := g.Play(g.Turn(), c); err != nil {
+							t.Fatal(err)
+						}
+					}
+					switch {
+					case g.State() == game.Drawn:
+						draws++
+					case g.Winner() == strongSeat:
+						strong++
+					default:
+						weak++
+					}
+				}
+				t.Logf("%-6v vs %-6v: %2d won, %2d drawn, %2d lost", pair[0], pair[1], strong, draws, weak)
+				// With more than two players the weaker level holds the
+				// other seats: compare wins a seat.
+				if strong*(tc.r.Players-1) < weak {
+					t.Errorf("%v won fewer games a seat than %v", pair[0], pair[1])
+				}
+			}
+		})
+	}
+}
+
+var ladderNodes = flag.Int64("ladder-nodes", 20000, "node budget a move in TestLongLadder")

@@ -1,0 +1,422 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tttbot/tttbot/table"
+)
+
+// Group commit. One goroutine (write) owns the write connection. Every
+// durable write (a table save, a first delivery, a readiness probe) is an op
+// put on the queue; the writer takes whatever queued while the last COMMIT
+// was flushing, runs it in one transaction with a SAVEPOINT per op, COMMITs
+// once (the one fsync), and only then answers each op. No timer: a lone
+// write goes at once, and under load batches grow by themselves.
+//
+// Hooks for other files: whatever else a save makes durable (results,
+// ratings, deadlines) is written by saveExtras, called inside the save's
+// savepoint after its compare-and-swap won, with the batch's *sql.Tx. Such
+// functions must only run statements on that tx (never Commit or Rollback
+// it); an error they return rolls back that save alone and becomes its
+// answer.
+
+// maxBatch bounds one transaction: enough to cover every channel that can
+// be waiting at once, small enough that one COMMIT never holds the write
+// lock for long.
+const maxBatch = 256
+
+// batchWithin bounds one batch's statements: callers wait past their own
+// contexts (their save may commit), so the writer needs its own bound.
+const batchWithin = 30 * time.Second
+
+// pruneEvery is how often the writer deletes handled interaction IDs older
+// than keepDeliveries.
+const pruneEvery = 10 * time.Minute
+
+// keepDeliveries is how long an interaction ID is remembered. Discord
+// answers an interaction only within 3 s and its token lives 15 minutes; it
+// does not redeliver one a day later, and a signature older than five
+// minutes is refused anyway (bot/httpapi), so a replay cannot come later.
+const keepDeliveries = 24 * time.Hour
+
+// ErrClosed is returned by writes after Close.
+var ErrClosed = errors.New("store: closed")
+
+type opKind int
+
+const (
+	opSave     opKind = iota // a table save
+	opDelivery               // FirstDelivery: record an interaction ID
+	opProbe                  // Ready: prove the store still writes
+	opFunc                   // inBatch: any other write
+)
+
+// writeOp is one durable write waiting for its COMMIT.
+type writeOp struct {
+	kind opKind
+	save table.Save                                  // opSave
+	id   string                                      // opDelivery
+	now  time.Time                                   // opDelivery
+	f    func(ctx context.Context, tx *sql.Tx) error // opFunc
+	out  writeResult
+	// grouped: the swap was done by updateMany, which set out; only the
+	// save's extras remain.
+	grouped bool
+	done    chan writeResult // buffered 1: the answer, sent after COMMIT
+}
+
+type writeResult struct {
+	version int64 // opSave: the new version
+	ok      bool  // opSave: the swap won; opDelivery: first delivery
+	err     error
+}
+
+// key is the row op writes.
+func (op *writeOp) key() string {
+	if op.kind == opSave {
+		return op.save.Channel
+	}
+	return op.id
+}
+
+// do hands op to the writer and waits for its answer. Once op is queued,
+// the caller waits for the answer even past ctx: the write may commit, and
+// the bot must not say nothing changed when something did.
+//
+// A readiness probe (wait=false) is no user's action: it gives up at ctx.
+func (s *SQL) do(ctx context.Context, op *writeOp, wait bool) writeResult {
+	op.done = make(chan writeResult, 1)
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return writeResult{err: ErrClosed}
+	}
+	select {
+	case s.queue <- op:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return writeResult{err: ctx.Err()}
+	}
+	s.mu.RUnlock()
+	if !wait {
+		select {
+		case r := <-op.done:
+			return r
+		case <-ctx.Done():
+			return writeResult{err: ctx.Err()}
+		}
+	}
+	return <-op.done
+}
+
+// write is the writer goroutine: it drains the queue in batches until
+// Close closes it.
+func (s *SQL) write() {
+	defer close(s.stopped)
+	batch := make([]*writeOp, 0, maxBatch)
+	for first := range s.queue {
+		batch = append(batch[:0], first)
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case op, ok := <-s.queue:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, op)
+			default:
+				break drain
+			}
+		}
+		s.runBatch(batch)
+		clear(batch) // let the answered ops go
+	}
+}
+
+// runBatch commits batch and answers every op in it.
+//
+// The fast path runs the ops one after another with no savepoints: on
+// PostgreSQL each savepoint is two more round trips per op, and ops rarely
+// fail (a lost compare-and-swap is an answer, not a failure). When an op
+// does fail, that transaction rolls back and the batch runs again with a
+// savepoint around each op, so the failure stays that op's own.
+//
+// A batch that failed before its COMMIT was sent committed nothing, so it is
+// retried once on a fresh connection (a PostgreSQL backend terminated under
+// a pooled connection costs no request); a failed COMMIT is not retried,
+// since it may have landed.
+func (s *SQL) runBatch(batch []*writeOp) {
+	ctx, cancel := context.WithTimeout(context.Background(), batchWithin)
+	defer cancel()
+	// Rows are locked in one order, whichever replica writes: two batches on
+	// one PostgreSQL cannot deadlock over channels or interaction IDs.
+	// Stable, so saves of one channel keep their arrival order.
+	slices.SortStableFunc(batch, func(a, b *writeOp) int {
+		return cmp.Or(cmp.Compare(a.kind, b.kind), strings.Compare(a.key(), b.key()))
+	})
+	sent, err := s.commitBatch(ctx, batch, false)
+	if errors.Is(err, errOpFailed) {
+		sent, err = s.commitBatch(ctx, batch, true)
+	}
+	if err != nil && !sent {
+		_, err = s.commitBatch(ctx, batch, true)
+	}
+	s.health.record(err, batch)
+	for _, op := range batch {
+		if err != nil {
+			op.out = writeResult{err: err}
+		}
+		op.done <- op.out
+	}
+}
+
+// errOpFailed stops a batch run without savepoints at its first failing op.
+var errOpFailed = errors.New("store: an op failed")
+
+// commitBatch runs batch in one transaction on the write connection, with a
+// savepoint around each op or none (then failing at the first failing op).
+// sentCommit says whether COMMIT was attempted. After any failure, the
+// connection is discarded, so the next batch opens a fresh one: a SQLite
+// file made writable again, or a PostgreSQL backend restarted, is picked up
+// without restarting the bot.
+func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool) (sentCommit bool, err error) {
+	conn, err := s.wdb.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: write connection: %w", err)
+	}
+	failed := false
+	defer func() {
+		if err != nil || failed {
+			conn.Raw(func(any) error { return driver.ErrBadConn }) // close it, not pool it
+		}
+		conn.Close()
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	run := func(f func() error) error {
+		if savepoints {
+			return s.inSavepoint(ctx, tx, f)
+		}
+		if err := f(); err != nil {
+			return fmt.Errorf("%w: %w", errOpFailed, err)
+		}
+		return nil
+	}
+	for _, op := range batch {
+		op.grouped = false
+	}
+	if !savepoints && s.d.unnest {
+		if err := s.updateMany(ctx, tx, batch); err != nil {
+			return false, fmt.Errorf("%w: %w", errOpFailed, err)
+		}
+	}
+	var newest time.Time
+	for _, op := range batch {
+		apply := func() error { op.out = s.apply(ctx, tx, op); return op.out.err }
+		if op.grouped {
+			if !op.out.ok {
+				continue
+			}
+			apply = func() error {
+				if err := s.saveExtras(ctx, tx, op.save); err != nil {
+					op.out = writeResult{err: err}
+				}
+				return op.out.err
+			}
+		}
+		if err := run(apply); err != nil {
+			return false, err
+		}
+		failed = failed || op.out.err != nil
+		if op.kind == opDelivery && op.now.After(newest) {
+			newest = op.now
+		}
+	}
+	if !newest.IsZero() && newest.Sub(s.pruned) > pruneEvery {
+		if err := run(func() error { return s.prune(ctx, tx, newest) }); err != nil {
+			return false, err
+		}
+	}
+	if s.beforeCommit != nil {
+		s.beforeCommit(len(batch))
+	}
+	if err := tx.Commit(); err != nil {
+		return true, fmt.Errorf("store: commit: %w", err)
+	}
+	if !newest.IsZero() && newest.Sub(s.pruned) > pruneEvery {
+		s.pruned = newest
+	}
+	s.commits.Add(1)
+	return true, nil
+}
+
+// inSavepoint runs f inside a savepoint: when f fails, only its own writes
+// roll back and the batch goes on. The error returned is the savepoint's
+// own (the transaction is broken); f's error is f's to report.
+func (s *SQL) inSavepoint(ctx context.Context, tx *sql.Tx, f func() error) error {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT op"); err != nil {
+		return fmt.Errorf("store: savepoint: %w", err)
+	}
+	if f() != nil {
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT op"); err != nil {
+			return fmt.Errorf("store: rollback to savepoint: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT op"); err != nil {
+		return fmt.Errorf("store: release savepoint: %w", err)
+	}
+	return nil
+}
+
+// apply runs one op's statements on tx.
+func (s *SQL) apply(ctx context.Context, tx *sql.Tx, op *writeOp) writeResult {
+	switch op.kind {
+	case opSave:
+		return s.saveInTx(ctx, tx, op.save)
+	case opDelivery:
+		res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
+			op.id, s.d.stamp(op.now))
+		if err != nil {
+			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
+		}
+		return writeResult{ok: n == 1}
+	case opProbe:
+		_, err := tx.ExecContext(ctx, `INSERT INTO store_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = store_probe.probes + 1`)
+		if err != nil {
+			return writeResult{err: fmt.Errorf("write probe: %w", err)}
+		}
+		return writeResult{ok: true}
+	case opFunc:
+		return writeResult{ok: true, err: op.f(ctx, tx)}
+	}
+	return writeResult{err: fmt.Errorf("store: unknown op %d", op.kind)}
+}
+
+// inBatch runs f inside the next batch's transaction, in a savepoint of its
+// own, and returns once the COMMIT covering it is durable (or f's error,
+// having changed nothing). It is how a write that is not part of a table
+// save (a clock enforced at start, a cleanup) reaches the database: the
+// read pool (s.db) is read-only on SQLite, and the write connection belongs
+// to the writer. f may run more than once (a batch is retried when its
+// connection died before COMMIT, or re-run with savepoints when another op
+// failed), so it must only run statements on tx and keep no state of its
+// own between runs; it must not Commit or Rollback tx. Like a save, once
+// queued it waits for its answer past ctx.
+func (s *SQL) inBatch(ctx context.Context, f func(ctx context.Context, tx *sql.Tx) error) error {
+	return s.do(ctx, &writeOp{kind: opFunc, f: f}, true).err
+}
+
+// saveInTx is one table save inside the batch: the compare-and-swap on the
+// version, then, if it won, saveExtras. A lost swap is this save's answer
+// (ok=false), not an error.
+func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeResult {
+	var res sql.Result
+	var err error
+	if save.Version == 0 {
+		res, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO channel_tables (channel, guild, data, version, updated_at)
+			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`), save.Channel, save.Guild, save.Data, s.d.stamp(save.Now))
+	} else {
+		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`), save.Data, save.Guild, s.d.stamp(save.Now), save.Channel, save.Version)
+	}
+	if err != nil {
+		return writeResult{err: fmt.Errorf("save table: %w", err)}
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return writeResult{err: fmt.Errorf("save table: %w", err)}
+	} else if n == 0 {
+		return writeResult{} // someone else wrote first
+	}
+	if err := s.saveExtras(ctx, tx, save); err != nil {
+		return writeResult{err: err}
+	}
+	return writeResult{version: save.Version + 1, ok: true}
+}
+
+// updateMany does the compare-and-swap of a batch's updates (PostgreSQL) in
+// one statement, as River completes jobs: arrays of channels, data and
+// expected versions, unnested and joined to the rows; a channel returned won
+// its swap, one not returned lost it. One round trip instead of one per
+// save: on PostgreSQL, round trips on the one write connection are what a
+// batch costs besides its COMMIT. Inserts (version 0), a channel's second
+// save in the batch, and a lone update go the ordinary way. Each grouped op
+// gets grouped=true and its answer; its extras are still to write.
+func (s *SQL) updateMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) error {
+	var (
+		ops      []*writeOp
+		seen     = map[string]bool{}
+		channels []string
+		guilds   []string
+		datas    [][]byte
+		versions []int64
+		stamps   []time.Time
+	)
+	for _, op := range batch {
+		if op.kind != opSave || op.save.Version == 0 || seen[op.save.Channel] {
+			continue
+		}
+		seen[op.save.Channel] = true
+		ops = append(ops, op)
+		channels = append(channels, op.save.Channel)
+		guilds = append(guilds, op.save.Guild)
+		datas = append(datas, op.save.Data)
+		versions = append(versions, op.save.Version)
+		stamps = append(stamps, op.save.Now.UTC())
+	}
+	if len(ops) < 2 {
+		return nil
+	}
+	// The batch is sorted by channel, and so are the arrays: rows are locked
+	// in that order whenever the plan walks the arrays (a nested loop over
+	// the primary key, the plan for batches this size). A deadlock with
+	// another replica all the same costs one rerun with savepoints.
+	rows, err := tx.QueryContext(ctx, `UPDATE channel_tables AS t
+		SET data = u.data, guild = u.guild, version = t.version + 1, updated_at = u.at
+		FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[]) AS u(channel, guild, data, version, at)
+		WHERE t.channel = u.channel AND t.version = u.version
+		RETURNING t.channel`, channels, guilds, datas, versions, stamps)
+	if err != nil {
+		return fmt.Errorf("save tables: %w", err)
+	}
+	defer rows.Close()
+	won := make(map[string]bool, len(ops))
+	for rows.Next() {
+		var ch string
+		if err := rows.Scan(&ch); err != nil {
+			return fmt.Errorf("save tables: %w", err)
+		}
+		won[ch] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("save tables: %w", err)
+	}
+	for _, op := range ops {
+		op.grouped = true
+		op.out = writeResult{}
+		if won[op.save.Channel] {
+			op.out = writeResult{version: op.save.Version + 1, ok: true}
+		}
+	}
+	return nil
+}
+
+// prune forgets interaction IDs handled more than keepDeliveries before now.
+func (s *SQL) prune(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	_, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM handled_interactions WHERE handled_at < ?`), s.d.stamp(now.Add(-keepDeliveries)))
+	return err
+}

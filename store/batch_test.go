@@ -1,0 +1,622 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/store/storetest"
+	"github.com/tttbot/tttbot/table"
+)
+
+// sqlOpeners open each SQL dialect with a hook called before every COMMIT.
+var sqlOpeners = []struct {
+	name string
+	open func(tb testing.TB, beforeCommit func(int)) *SQL
+}{
+	{"sqlite", func(tb testing.TB, hook func(int)) *SQL {
+		s, err := openSQLite(context.Background(), filepath.Join(tb.TempDir(), "t.db"), sqliteOptions{beforeCommit: hook})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { s.Close() })
+		return s
+	}},
+	{"postgres", func(tb testing.TB, hook func(int)) *SQL {
+		s, err := openPostgres(context.Background(), storetest.PostgresURL(tb), hook)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { s.Close() })
+		return s
+	}},
+}
+
+// waitQueued waits until n writes are queued behind the batch being
+// committed.
+func waitQueued(tb testing.TB, s *SQL, n int) {
+	tb.Helper()
+	for len(s.queue) < n {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestGroupCommit holds the first COMMIT until every other save has queued
+// behind it: they must then share one COMMIT, each answered after it, each
+// with its own compare-and-swap outcome, one failing save failing alone.
+func TestGroupCommit(t *testing.T) {
+	for _, o := range sqlOpeners {
+		t.Run(o.name, func(t *testing.T) {
+			var (
+				batches  []int // batch sizes, in COMMIT order (written by the writer only)
+				answered atomic.Int32
+				release  = make(chan struct{})
+				early    atomic.Value
+				hooked   atomic.Int32
+			)
+			hook := func(items int) {
+				prior := 0
+				for _, b := range batches {
+					prior += b
+				}
+				if got := int(answered.Load()); got > prior {
+					early.Store(fmt.Sprintf("%d callers answered before COMMIT %d; only %d saves were committed", got, len(batches)+1, prior))
+				}
+				batches = append(batches, items)
+				hooked.Add(1)
+				if len(batches) == 1 {
+					<-release
+				}
+			}
+			s := o.open(t, hook)
+
+			// The first save's caller gives up while its COMMIT is held: it
+			// must still learn that its save committed.
+			firstCtx, cancelFirst := context.WithCancel(context.Background())
+			first := make(chan error, 1)
+			go func() {
+				_, ok, err := s.SaveTable(firstCtx, table.Save{Channel: "held", Data: []byte("0"), Now: at})
+				answered.Add(1)
+				if err == nil && !ok {
+					err = errors.New("lost its swap")
+				}
+				if s.commits.Load() < 1 {
+					err = errors.New("answered before its COMMIT")
+				}
+				first <- err
+			}()
+			for hooked.Load() == 0 {
+				runtime.Gosched()
+				time.Sleep(time.Millisecond)
+			}
+
+			type want int
+			const (
+				saved want = iota
+				lost
+				failed
+			)
+			saves := []struct {
+				save table.Save
+				want want
+			}{
+				{table.Save{Channel: "held", Data: []byte("x")}, lost},              // version 0 again, but "held" exists
+				{table.Save{Channel: "bad", Data: nil}, failed},                     // NOT NULL: fails alone
+				{table.Save{Channel: "stale", Data: []byte("x"), Version: 7}, lost}, // no such version
+			}
+			for i := range 12 {
+				saves = append(saves, struct {
+					save table.Save
+					want want
+				}{table.Save{Channel: fmt.Sprintf("c%d", i), Data: []byte("x")}, saved})
+			}
+			var dupWins atomic.Int32
+			results := make([]error, len(saves))
+			var wg sync.WaitGroup
+			for i, sv := range saves {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sv.save.Now = at
+					v, ok, err := s.SaveTable(context.Background(), sv.save)
+					answered.Add(1)
+					switch {
+					case s.commits.Load() < 2:
+						results[i] = fmt.Errorf("%s: answered before the COMMIT that covers it", sv.save.Channel)
+					case sv.want == saved && (err != nil || !ok || v != 1):
+						results[i] = fmt.Errorf("%s: want saved at version 1, got %d %v %v", sv.save.Channel, v, ok, err)
+					case sv.want == lost && (err != nil || ok):
+						results[i] = fmt.Errorf("%s: want a lost swap, got %v %v", sv.save.Channel, ok, err)
+					case sv.want == failed && err == nil:
+						results[i] = fmt.Errorf("%s: want an error, got saved=%v", sv.save.Channel, ok)
+					}
+				}()
+			}
+			// Two saves of one new channel in the same batch: exactly one wins.
+			for range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, ok, err := s.SaveTable(context.Background(), table.Save{Channel: "dup", Data: []byte("d"), Now: at})
+					answered.Add(1)
+					if err != nil {
+						t.Error(err)
+					}
+					if ok {
+						dupWins.Add(1)
+					}
+				}()
+			}
+			waitQueued(t, s, len(saves)+2)
+			cancelFirst()
+			close(release)
+			wg.Wait()
+			if err := <-first; err != nil {
+				t.Errorf("held save, its caller gone: %v", err)
+			}
+			for _, err := range results {
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			if msg := early.Load(); msg != nil {
+				t.Error(msg)
+			}
+			if dupWins.Load() != 1 {
+				t.Errorf("%d saves of one new channel won, want 1", dupWins.Load())
+			}
+			total := len(saves) + 3
+			if len(batches) != 2 || batches[1] != total-1 {
+				t.Errorf("%d saves committed in batches %v, want [1 %d]", total, batches, total-1)
+			}
+			if _, _, found, _ := s.LoadTable(context.Background(), "bad"); found {
+				t.Error("the failed save left a row")
+			}
+			if data, v, _, _ := s.LoadTable(context.Background(), "c3"); string(data) != "x" || v != 1 {
+				t.Errorf("c3 after the batch: %q v%d", data, v)
+			}
+		})
+	}
+}
+
+// TestClosed: Close answers what is queued, and later writes fail.
+func TestClosed(t *testing.T) {
+	s := sqlOpeners[0].open(t, nil)
+	if _, ok, err := s.SaveTable(context.Background(), table.Save{Channel: "c", Data: []byte("x"), Now: at}); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	s.Close()
+	if _, _, err := s.SaveTable(context.Background(), table.Save{Channel: "c", Data: []byte("y"), Version: 1, Now: at}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("save after Close: %v", err)
+	}
+}
+
+// deduper is what bot/httpapi needs of a store.
+type deduper interface {
+	FirstDelivery(ctx context.Context, interactionID string, now time.Time) (bool, error)
+}
+
+func TestFirstDelivery(t *testing.T) {
+	ctx := context.Background()
+	for _, be := range []struct {
+		name string
+		open func(testing.TB) deduper
+	}{
+		{"memory", func(testing.TB) deduper { return NewMemory() }},
+		{"sqlite", func(tb testing.TB) deduper { return newSQLite(tb) }},
+		{"postgres", func(tb testing.TB) deduper { return newPostgres(tb) }},
+	} {
+		t.Run(be.name, func(t *testing.T) {
+			s := be.open(t)
+			steps := []struct {
+				id   string
+				at   time.Time
+				want bool
+			}{
+				{"100", at, true},
+				{"100", at, false},                     // a retry
+				{"101", at.Add(time.Minute), true},     // another interaction
+				{"100", at.Add(23 * time.Hour), false}, // still remembered within the day
+				{"102", at.Add(25 * time.Hour), true},  // prunes 100 and 101
+				{"100", at.Add(25 * time.Hour), true},  // forgotten after a day
+			}
+			for i, st := range steps {
+				if got, err := s.FirstDelivery(ctx, st.id, st.at); err != nil || got != st.want {
+					t.Fatalf("step %d, %s: first=%v err=%v, want %v", i, st.id, got, err, st.want)
+				}
+			}
+			var firsts atomic.Int32
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if first, err := s.FirstDelivery(ctx, "race", at.Add(26*time.Hour)); err != nil {
+						t.Error(err)
+					} else if first {
+						firsts.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			if firsts.Load() != 1 {
+				t.Fatalf("%d concurrent deliveries of one ID were first, want 1", firsts.Load())
+			}
+		})
+	}
+	t.Run("sqlite/AcrossRestarts", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "d.db")
+		for i, want := range []bool{true, false} {
+			s, err := OpenSQLite(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := s.FirstDelivery(ctx, "7", at)
+			s.Close()
+			if err != nil || first != want {
+				t.Fatalf("open %d: first=%v err=%v, want %v", i, first, err, want)
+			}
+		}
+	})
+	t.Run("postgres/AcrossReplicas", func(t *testing.T) {
+		url := storetest.PostgresURL(t)
+		var replicas []*SQL
+		for range 2 {
+			s, err := OpenPostgres(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			replicas = append(replicas, s)
+		}
+		var firsts atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if first, err := replicas[i%2].FirstDelivery(ctx, "shared", at); err != nil {
+					t.Error(err)
+				} else if first {
+					firsts.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if firsts.Load() != 1 {
+			t.Fatalf("%d deliveries to two replicas were first, want 1", firsts.Load())
+		}
+	})
+}
+
+// faultDriver wraps SQLite's driver: while readOnly is set, it opens
+// connections read-only (mode=ro), as SQLite itself does when it finds its
+// file not writable. Such a connection stays read-only for its whole life,
+// whatever happens to the file later: only reopening recovers. (Tests run as
+// root here, so chmod would not take write permission away.)
+type faultDriver struct {
+	base     driver.Driver
+	readOnly atomic.Bool
+}
+
+func (f *faultDriver) Open(name string) (driver.Conn, error) {
+	if f.readOnly.Load() {
+		name += "&mode=ro"
+	}
+	return f.base.Open(name)
+}
+
+var faultDrivers atomic.Int32
+
+// newFaultDriver registers a fresh fault driver under a name of its own.
+func newFaultDriver(tb testing.TB) (*faultDriver, string) {
+	tb.Helper()
+	db, err := sql.Open("sqlite", "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	f := &faultDriver{base: db.Driver()}
+	name := fmt.Sprintf("sqlite-fault-%d", faultDrivers.Add(1))
+	sql.Register(name, f)
+	return f, name
+}
+
+// TestReadyRecoversFromReadOnly: when the writer's connection can no longer
+// write, Ready says so, and once the file is writable again the store
+// recovers without a restart.
+func TestReadyRecoversFromReadOnly(t *testing.T) {
+	ctx := context.Background()
+	f, name := newFaultDriver(t)
+	s, err := openSQLite(ctx, filepath.Join(t.TempDir(), "ro.db"), sqliteOptions{driver: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Ready(ctx); err != nil {
+		t.Fatalf("fresh store not ready: %v", err)
+	}
+	if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Data: []byte("1"), Now: at}); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+
+	// The file turns read-only under the bot; the writer's next connection
+	// (forced by a lifetime, once) opens read-only.
+	f.readOnly.Store(true)
+	s.wdb.SetConnMaxLifetime(time.Nanosecond)
+	s.health.forget()
+	if err := s.Ready(ctx); err == nil {
+		t.Fatal("Ready on a read-only file: nil")
+	}
+	s.wdb.SetConnMaxLifetime(0) // from here on only the writer's own reopening helps
+	if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Data: []byte("2"), Version: 1, Now: at}); err == nil || ok {
+		t.Fatalf("save on a read-only file: saved=%v err=%v", ok, err)
+	}
+	if err := s.Ready(ctx); err == nil {
+		t.Fatal("Ready right after a failed save: nil")
+	}
+
+	f.readOnly.Store(false)
+	s.health.forget()
+	if err := s.Ready(ctx); err != nil {
+		t.Fatalf("not ready after the file is writable again: %v", err)
+	}
+	if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Data: []byte("2"), Version: 1, Now: at}); !ok || err != nil {
+		t.Fatalf("save after recovery: saved=%v err=%v", ok, err)
+	}
+}
+
+// TestPostgresTerminatedBackends: pg_terminate_backend kills every
+// connection of the store (pooled readers and the writer's); the next
+// requests still succeed.
+func TestPostgresTerminatedBackends(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.PostgresURL(t)
+	// Other tests share the server: mark this store's connections so only
+	// they are killed.
+	app := fmt.Sprintf("tttbot_kill_%d", time.Now().UnixNano())
+	s, err := OpenPostgres(ctx, url+"&application_name="+app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	admin, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	version := int64(0)
+	for round := range 3 {
+		// Fill the pool: several readers at once, and the writer.
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, _, _, err := s.LoadTable(ctx, "c"); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		v, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Data: []byte{byte(round)}, Version: version, Now: at})
+		if err != nil || !ok {
+			t.Fatalf("round %d, save: %v %v", round, ok, err)
+		}
+		version = v
+		// Kill every backend of the store. Pooled connections are reused at
+		// once, well within the idle time after which they are pinged.
+		var killed int
+		err = admin.QueryRowContext(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&killed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if killed == 0 {
+			t.Fatal("no backend terminated")
+		}
+		if _, got, _, err := s.LoadTable(ctx, "c"); err != nil || got != version {
+			t.Fatalf("round %d, load after pg_terminate_backend: v%d %v", round, got, err)
+		}
+		if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Data: []byte("x"), Version: version, Now: at}); err != nil || !ok {
+			t.Fatalf("round %d, save after pg_terminate_backend: %v %v", round, ok, err)
+		}
+		version++
+	}
+}
+
+// TestPostgresReplicas: two stores (replicas) on one database, many
+// writers each incrementing shared channels by load and compare-and-swap:
+// every won swap is counted once, none is lost, none doubled.
+func TestPostgresReplicas(t *testing.T) {
+	ctx := context.Background()
+	url := storetest.PostgresURL(t)
+	var replicas []*SQL
+	for range 2 {
+		s, err := OpenPostgres(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		replicas = append(replicas, s)
+	}
+	channels := []string{"a", "b", "c"}
+	const writers, each = 6, 15
+	var wins [3]atomic.Int64
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := replicas[w%2]
+			for n := range each {
+				i := (w + n) % len(channels) // each writer visits the channels in its own order
+				for {
+					_, v, _, err := s.LoadTable(ctx, channels[i])
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					_, ok, err := s.SaveTable(ctx, table.Save{Channel: channels[i], Data: []byte(fmt.Sprint(v + 1)), Version: v, Now: at})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if ok {
+						wins[i].Add(1)
+						break
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var total int64
+	for i, ch := range channels {
+		data, v, _, err := replicas[0].LoadTable(ctx, ch)
+		if err != nil || v != wins[i].Load() || string(data) != fmt.Sprint(v) {
+			t.Errorf("%s: version %d data %q err %v, but %d swaps won", ch, v, data, err, wins[i].Load())
+		}
+		total += v
+	}
+	if total != writers*each {
+		t.Errorf("%d saves stored, want %d", total, writers*each)
+	}
+}
+
+// What main wires into bot/httpapi: every store can dedupe and say whether
+// it is ready.
+var (
+	_ interface {
+		deduper
+		Ready(context.Context) error
+	} = (*SQL)(nil)
+	_ interface {
+		deduper
+		Ready(context.Context) error
+	} = (*Memory)(nil)
+)
+
+// TestInBatch: a write that is no table save rides the writer's batch; its
+// failure is its own.
+func TestInBatch(t *testing.T) {
+	for _, o := range sqlOpeners {
+		t.Run(o.name, func(t *testing.T) {
+			s := o.open(t, nil)
+			ctx := context.Background()
+			if err := s.inBatch(ctx, func(ctx context.Context, tx *sql.Tx) error {
+				_, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?)`), "via-batch", s.d.stamp(at))
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if first, err := s.FirstDelivery(ctx, "via-batch", at); first || err != nil {
+				t.Fatalf("the batch write was not durable: first=%v err=%v", first, err)
+			}
+			boom := errors.New("boom")
+			if err := s.inBatch(ctx, func(ctx context.Context, tx *sql.Tx) error {
+				if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?)`), "rolled-back", s.d.stamp(at)); err != nil {
+					return err
+				}
+				return boom
+			}); !errors.Is(err, boom) {
+				t.Fatalf("failing write: %v", err)
+			}
+			if first, err := s.FirstDelivery(ctx, "rolled-back", at); !first || err != nil {
+				t.Fatalf("a failed write left its row: first=%v err=%v", first, err)
+			}
+		})
+	}
+}
+
+// TestBatchedUpdates: a batch of updates (one statement on PostgreSQL)
+// answers each save by its own swap: winners, a stale version, a channel's
+// second save in the batch, a winner that also records a result.
+func TestBatchedUpdates(t *testing.T) {
+	for _, o := range sqlOpeners {
+		t.Run(o.name, func(t *testing.T) {
+			var hooked atomic.Int32
+			release := make(chan struct{})
+			s := o.open(t, func(int) {
+				if hooked.Add(1) == 7 { // the 7th COMMIT is the held one, below
+					<-release
+				}
+			})
+			ctx := context.Background()
+			for i := range 6 { // u0…u5 at version 1: six COMMITs
+				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("u", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
+					t.Fatal(ok, err)
+				}
+			}
+			held := make(chan error, 1)
+			go func() { // holds the 7th COMMIT while the rest queue
+				_, ok, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
+				if !ok && err == nil {
+					err = errors.New("lost")
+				}
+				held <- err
+			}()
+			for hooked.Load() < 7 {
+				runtime.Gosched()
+				time.Sleep(time.Millisecond)
+			}
+			r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Rules: game.Classic(), Moves: 5}
+			saves := []struct {
+				save  table.Save
+				saved bool
+			}{
+				{table.Save{Channel: "u0", Version: 1}, true},
+				{table.Save{Channel: "u1", Version: 1}, true},
+				{table.Save{Channel: "u2", Version: 1, Result: &r}, true},
+				{table.Save{Channel: "u3", Version: 9}, false},
+				{table.Save{Channel: "u4", Version: 1}, true},
+				{table.Save{Channel: "u4", Version: 1}, false}, // the same channel again: one of the two wins
+			}
+			var wins [6]atomic.Bool
+			var wg sync.WaitGroup
+			for i, sv := range saves {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sv.save.Guild, sv.save.Data, sv.save.Now = "g", []byte(fmt.Sprint("new", i)), at
+					v, ok, err := s.SaveTable(ctx, sv.save)
+					if err != nil || (ok && v != sv.save.Version+1) {
+						t.Errorf("%s: v%d %v %v", sv.save.Channel, v, ok, err)
+					}
+					wins[i].Store(ok)
+				}()
+			}
+			waitQueued(t, s, len(saves))
+			close(release)
+			wg.Wait()
+			if err := <-held; err != nil {
+				t.Fatal(err)
+			}
+			for i, sv := range saves[:4] {
+				if wins[i].Load() != sv.saved {
+					t.Errorf("%s at v%d: saved %v, want %v", sv.save.Channel, sv.save.Version, wins[i].Load(), sv.saved)
+				}
+			}
+			if wins[4].Load() == wins[5].Load() {
+				t.Errorf("two saves of u4 at one version: saved %v and %v, want exactly one", wins[4].Load(), wins[5].Load())
+			}
+			for ch, want := range map[string]int64{"u0": 2, "u2": 2, "u3": 1, "u4": 2} {
+				if _, v, _, err := s.LoadTable(ctx, ch); v != want || err != nil {
+					t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
+				}
+			}
+			if ann, err := s.Tally(ctx, "g", "ann"); ann.Wins != 1 || err != nil {
+				t.Errorf("the grouped winner's result: %+v %v", ann, err)
+			}
+		})
+	}
+}
