@@ -48,7 +48,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"ai":                            {"game"},
 		"ai/internal/bookgen":           {"ai", "game"},
 		"render":                        {"game"},
-		"table":                         {"game", "rating"},
+		"table":                         {"game", "rating", "token"},
 		"store":                         {"table"},
 		"store/storetest":               {},
 		"config":                        {"internal/redact"},
@@ -56,13 +56,14 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token":                         {"game"},
 		"token/internal/confusablesgen": {},
 		"cli":                           {"game", "render", "token"},
-		"bot":                           {"game", "ai", "render", "table", "bot/locales"},
+		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                   {},
 		"bot/bottest":                   {},
 		"bot/gateway":                   {"bot"},
 		"bot/httpapi":                   {"bot"},
 		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies
 		"internal/golden":               {},
+		"cmd/loadtest":                  {"game"}, // drives the built binary over HTTP; follows games with the engine
 		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "table"},
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")

@@ -141,7 +141,8 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
 		srv = &http.Server{
-			Handler:           httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, Deduper: deduper(st), Ready: readiness(st)}),
+			Handler: httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
+				Deduper: deduper(st), Ready: readiness(st)}),
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,

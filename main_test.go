@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -225,6 +226,10 @@ func (p *proc) kill() {
 	}
 }
 
+// interactionIDs numbers the interactions tests send: each is a new one
+// (the endpoint refuses an ID it has handled before).
+var interactionIDs atomic.Uint64
+
 // command sends a signed /ttt interaction and returns the reply's content
 // and whether it was public.
 func (p *proc) command(tb testing.TB, channel, user, sub string, opts map[string]any) (string, bool) {
@@ -243,11 +248,15 @@ func (p *proc) command(tb testing.TB, channel, user, sub string, opts map[string
 		}
 		options = append(options, map[string]any{"name": name, "type": typ, "value": v})
 	}
+	data := map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": options}}}
+	if id, ok := opts["opponent"].(string); ok { // Discord resolves every user option it sends
+		data["resolved"] = map[string]any{"users": map[string]any{id: map[string]any{"id": id, "username": "u"}}}
+	}
 	body, _ := json.Marshal(map[string]any{
-		"id": "1", "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
+		"id": strconv.FormatUint(1190000000000000000+interactionIDs.Add(1), 10), "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
 		"guild_id": "900000000000000001", "channel_id": channel,
 		"member": map[string]any{"user": map[string]any{"id": user, "username": "u"}, "permissions": "0"},
-		"data":   map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": options}}},
+		"data":   data,
 	})
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))

@@ -22,7 +22,9 @@ func (b *Bot) autocomplete(ctx context.Context, in *Interaction) Response {
 		return resp
 	}
 	err := b.tables.Peek(ctx, in.Channel, func(t *table.Table) {
-		if t != nil && t.Phase == table.Playing {
+		// A game idle past the timeout is over, though nothing has
+		// acted on it yet to record that: offer none of its moves.
+		if t != nil && t.Phase == table.Playing && !b.tables.Idle(t) {
 			for _, m := range t.Suggest(strings.TrimSpace(in.String(optPosition)), maxChoices) {
 				resp.Choices = append(resp.Choices, &discordgo.ApplicationCommandOptionChoice{Name: m, Value: m})
 			}

@@ -20,6 +20,9 @@ type Options struct {
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
 	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
+	// Words are the locale files to speak from; nil means the embedded
+	// ones (locales.New). Tests pass their own (locales.Load).
+	Words *locales.Catalog
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -29,6 +32,7 @@ type Bot struct {
 	log      *slog.Logger
 	aiBudget time.Duration
 	editor   Editor
+	words    *locales.Catalog
 	Metrics  *Metrics
 
 	bg           sync.WaitGroup  // clock.go: background work
@@ -40,6 +44,10 @@ func New(opt Options) *Bot {
 	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
+	}
+	b.words = opt.Words
+	if b.words == nil {
+		b.words = locales.New(b.log)
 	}
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
@@ -63,6 +71,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}, Answered
 	}
 	in, err := parseInteraction(i)
+	in.Private, in.Public = b.words.For(in.Locale), b.words.For(in.publicLocale())
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		if err != nil {
 			return in, Response{Kind: Choices}, Refused
@@ -93,8 +102,8 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		if shown == nil {
 			shown = cur
 		}
-		resp = decorate(r, shown, in.Route == RouteBoard && in.Bool(optImage))
-		return b.showing(i, cur, next, resp), nil
+		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
+		return b.showing(in, i, cur, next, resp), nil
 	})
 	if err != nil {
 		return b.refused(ctx, in, err)
@@ -124,7 +133,7 @@ func (b *Bot) ServeRecovering(ctx context.Context, i *discordgo.Interaction) (re
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
-			resp = ephemeral(locales.Say("refuse.internal", nil))
+			resp = ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
 		}
 	}()
 	return b.Serve(ctx, i)

@@ -33,12 +33,12 @@ func moveStamp(t *table.Table) string {
 var playerStyles = []discordgo.ButtonStyle{discordgo.PrimaryButton, discordgo.DangerButton, discordgo.SuccessButton, discordgo.SecondaryButton}
 
 // components returns the buttons for a table's public message.
-func components(t *table.Table) []discordgo.MessageComponent {
+func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent {
 	r := t.Rules
 	switch {
 	case t.Phase == table.Lobby:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.Say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},
+			discordgo.Button{Label: w.Say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},
 		}}}
 	case t.Game() == nil || t.Phase == table.Ended:
 		return nil
@@ -49,7 +49,7 @@ func components(t *table.Table) []discordgo.MessageComponent {
 			rows = cellRows(t, true)
 		}
 		return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: locales.Say("button.rematch", nil), Style: discordgo.PrimaryButton, CustomID: buttonID(ButtonRematch, gameStamp(t))},
+			discordgo.Button{Label: w.Say("button.rematch", nil), Style: discordgo.PrimaryButton, CustomID: buttonID(ButtonRematch, gameStamp(t))},
 		}})
 	case r.Gravity && r.Cols <= maxColumns:
 		return columnRows(t)

@@ -59,18 +59,18 @@ func discordTime(t time.Time, style string) string {
 
 // withClock is a table's status line with what its clock adds: the mover's
 // deadline while one runs, or the win on time that ended the game.
-func withClock(t *table.Table, status string) string {
+func withClock(w *locales.Speaker, t *table.Table, status string) string {
 	if t.Phase == table.Over && t.EndReason == table.OnTime {
 		g := t.Game()
-		w := t.Seats[g.Winner()]
-		data := locales.Data{"Token": w.Token, "Who": who(w)}
+		won := t.Seats[g.Winner()]
+		data := locales.Data{"Token": won.Token, "Who": who(w, won)}
 		if to, ok := t.LastTimeout(); ok {
-			data["Lost"] = seatName(t.Seats[to.Seat])
+			data["Lost"] = seatName(w, t.Seats[to.Seat])
 		}
-		return locales.Say("status.won_on_time", data)
+		return w.Say("status.won_on_time", data)
 	}
 	if t.Phase == table.Playing && !t.Deadline.IsZero() {
-		return status + "\n" + locales.Say("status.clock", locales.Data{"Deadline": discordTime(t.Deadline, "R")})
+		return status + "\n" + w.Say("status.clock", locales.Data{"Deadline": discordTime(t.Deadline, "R")})
 	}
 	return status
 }
@@ -78,8 +78,9 @@ func withClock(t *table.Table, status string) string {
 // showing returns the table to save after a reply that shows a clocked
 // game's board, with that message recorded as the one to edit when the
 // clock runs out (next itself, or cur when the action changed nothing);
-// otherwise next unchanged.
-func (b *Bot) showing(i *discordgo.Interaction, cur, next *table.Table, resp Response) *table.Table {
+// otherwise next unchanged. The record keeps in's public locale: the
+// message speaks it, and so will its edit.
+func (b *Bot) showing(in *Interaction, i *discordgo.Interaction, cur, next *table.Table, resp Response) *table.Table {
 	t := next
 	if t == nil {
 		t = cur
@@ -87,7 +88,7 @@ func (b *Bot) showing(i *discordgo.Interaction, cur, next *table.Table, resp Res
 	if t == nil || resp.Ephemeral || t.Clock == 0 || t.Phase != table.Playing || i.Token == "" {
 		return next
 	}
-	m := table.Shown{App: i.AppID, Token: i.Token, At: b.tables.Now()}
+	m := table.Shown{App: i.AppID, Token: i.Token, At: b.tables.Now(), Locale: in.Public.Locale()}
 	if resp.Kind == Update && i.Message != nil {
 		m.Message = i.Message.ID // the clicked message is the one the reply redraws
 	}
@@ -135,13 +136,15 @@ func (b *Bot) Wait() { b.bg.Wait() }
 
 // timeUp is table's TimeUpFunc: the computer seats now due to move play, the
 // board is laid out under the channel's lock, and once the expiry is saved
-// the message that showed the board is edited to show it.
+// the message that showed the board is edited to show it, in the language
+// it was written in (t.Shown.Locale; en-US when none is known).
 func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func(context.Context), error) {
-	headline := locales.Say("headline.time_up", locales.Data{"Seat": seatName(lost)})
+	w := b.words.For(t.Shown.Locale)
+	headline := w.Say("headline.time_up", locales.Data{"Seat": seatName(w, lost)})
 	if t.Phase == table.Playing {
-		headline = locales.Say("headline.time_up_out", locales.Data{"Seat": seatName(lost)})
+		headline = w.Say("headline.time_up_out", locales.Data{"Seat": seatName(w, lost)})
 	}
-	moves, err := b.playComputers(ctx, t)
+	moves, err := b.playComputers(ctx, w, t)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func
 	if b.editor == nil || t.Shown.Token == "" && t.Shown.Message == "" {
 		return nil, nil // the next interaction shows the result
 	}
-	resp := decorate(boardReply(t, headline), t, false)
+	resp := decorate(w, boardReply(w, t, headline), t, false)
 	edit := &discordgo.WebhookEdit{
 		Content:         &resp.Content,
 		Components:      &resp.Components,

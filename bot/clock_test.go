@@ -167,7 +167,7 @@ func TestClockEditReachesDiscord(t *testing.T) {
 // TestClockOptionRefusals: a clock Discord would not offer is refused.
 func TestClockOptionRefusals(t *testing.T) {
 	h := newHarness(t)
-	refused(t, h.as(alice, "new", opt(optClock, 45)), "clock must be")
+	refused(t, h.as(alice, "new", opt(optClock, 45)), "`clock` must be")
 	if tbl := h.load(channel); tbl != nil {
 		t.Fatalf("a refused /ttt new left a table: %+v", tbl)
 	}

@@ -28,13 +28,13 @@ var levels = map[table.SeatKind]ai.Level{table.ComputerEasy: ai.Easy, table.Comp
 //
 // The thinking budget is measured on the wall clock, not the application's
 // clock: it bounds real time spent before Discord's deadline.
-func (b *Bot) playComputers(ctx context.Context, t *table.Table) (string, error) {
+func (b *Bot) playComputers(ctx context.Context, w *locales.Speaker, t *table.Table) (string, error) {
 	if t.Game() == nil || t.Phase != table.Playing {
 		return "", nil
 	}
 	if !t.HumansLeft() {
 		t.EndWithoutHumans()
-		return locales.Say("headline.no_humans", nil), nil
+		return w.Say("headline.no_humans", nil), nil
 	}
 	deadline := time.Now().Add(aiChainBudget)
 	var lines []string
@@ -52,7 +52,7 @@ func (b *Bot) playComputers(ctx context.Context, t *table.Table) (string, error)
 		if err != nil {
 			return "", err
 		}
-		lines = append(lines, headlineMove(t, seat, at))
+		lines = append(lines, headlineMove(w, t, seat, at))
 	}
 	return strings.Join(lines, "\n"), nil
 }

@@ -10,8 +10,18 @@
 // refuse.go is the one place an error becomes words, by a table from error
 // to message key; the words themselves are in bot/locales.
 //
+// Words: every sentence is a key in bot/locales/en-US.json (the other
+// Discord locales' files follow it), said by a *locales.Speaker. A handler
+// takes in.Public for what everyone in the channel reads (the server's
+// guild_locale; in a DM the user's locale) and in.Private for what only the
+// user reads (ephemeral replies; refuse uses it). Text a user typed goes
+// into a sentence only through locales.Code.
+//
 // To add a subcommand: add its Route constant and a routeTable entry with
 // its handler (a tableHandler if it acts on the channel's table, a
-// queryHandler otherwise), its options in schema.go, its words in
-// bot/locales, and a transcript in testdata.
+// queryHandler otherwise), its options in schema.go, its keys in en-US.json
+// (command.<sub>.description, command.<sub>.<option>.description,
+// command.<sub>.<option>.choice.<value>: schema_locales.go builds every
+// localization from them, and TestSchemaTextsHaveKeys fails without them),
+// the keys of its replies, and a transcript in testdata.
 package bot

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"strings"
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
@@ -54,7 +55,10 @@ func rulesFrom(in *Interaction) (game.Rules, game.Engine, error) {
 		return r, 0, err
 	}
 	if err := r.Validate(); err != nil {
-		return r, 0, err
+		return r, 0, &RulesRefusal{Rules: r, Err: err}
+	}
+	if mostPlaced(r) < r.Win {
+		return r, 0, &RulesRefusal{Rules: r, Err: ErrUnwinnable}
 	}
 	e, err := game.ParseEngine(in.String(optEngine))
 	if err != nil {
@@ -63,12 +67,13 @@ func rulesFrom(in *Interaction) (game.Rules, game.Engine, error) {
 	return r, e, nil
 }
 
-// tokenFrom reads an optional token option; 0 means "the next free one".
-func tokenFrom(in *Interaction) (rune, error) {
+// tokenFrom reads an optional token option for a seat at t, by the token
+// rule; 0 means "the next free one".
+func tokenFrom(in *Interaction, t *table.Table) (rune, error) {
 	if !in.Has(optToken) {
 		return 0, nil
 	}
-	return game.ParseToken(in.String(optToken))
+	return t.ParseToken(in.String(optToken))
 }
 
 // computerFrom reads /ttt new ai:, or table.Human when absent.
@@ -91,10 +96,6 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	tok, err := tokenFrom(in)
-	if err != nil {
-		return nil, Response{}, err
-	}
 	computer, err := computerFrom(in)
 	if err != nil {
 		return nil, Response{}, err
@@ -103,11 +104,14 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	opponent, opponentIsBot, hasOpponent := in.UserOption(optOpponent)
+	opponent, opponentIsBot, hasOpponent, err := in.UserOption(optOpponent)
+	if err != nil {
+		return nil, Response{}, err
+	}
 	switch {
 	case hasOpponent && opponent == in.User:
 		return nil, Response{}, ErrSelfOpponent
-	case hasOpponent && opponentIsBot && opponent == in.AppID:
+	case hasOpponent && opponent == in.AppID:
 		// Inviting this bot means playing the computer.
 		hasOpponent = false
 		if computer == table.Human {
@@ -121,6 +125,10 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 		return nil, Response{}, err
 	}
 	if err := t.SetClock(clock); err != nil {
+		return nil, Response{}, err
+	}
+	tok, err := tokenFrom(in, t)
+	if err != nil {
 		return nil, Response{}, err
 	}
 	if tok == 0 {
@@ -139,14 +147,15 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 			return nil, Response{}, err
 		}
 	}
+	w := in.Public
 	if t.Phase == table.Playing {
-		return b.afterAction(ctx, t, headlineStart(t))
+		return b.afterAction(ctx, w, t, headlineStart(w, t))
 	}
 	var ping []string
 	if hasOpponent {
 		ping = []string{opponent}
 	}
-	return t, public(lobbyText(t, locales.Say("headline.new", locales.Data{"Creator": mention(t.Creator)})), ping...), nil
+	return t, public(lobbyText(w, t, w.Say("headline.new", locales.Data{"Creator": mention(t.Creator)})), ping...), nil
 }
 
 func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -154,18 +163,25 @@ func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*tab
 	if err != nil {
 		return nil, Response{}, err
 	}
-	tok, err := tokenFrom(in)
+	switch { // before the token: a seat taken says so whatever the token
+	case t.Phase != table.Lobby:
+		return nil, Response{}, table.ErrStarted
+	case t.SeatOf(in.User) >= 0:
+		return nil, Response{}, table.ErrSeated
+	}
+	tok, err := tokenFrom(in, t)
 	if err != nil {
 		return nil, Response{}, err
 	}
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err
 	}
-	joined := locales.Say("headline.join", locales.Data{"Seat": seatName(t.Seats[len(t.Seats)-1])})
+	w := in.Public
+	joined := w.Say("headline.join", locales.Data{"Seat": seatName(w, t.Seats[len(t.Seats)-1])})
 	if t.Phase == table.Playing {
-		return b.afterAction(ctx, t, joined+"\n"+headlineStart(t))
+		return b.afterAction(ctx, w, t, joined+"\n"+headlineStart(w, t))
 	}
-	return t, public(lobbyText(t, joined)), nil
+	return t, public(lobbyText(w, t, joined)), nil
 }
 
 func (b *Bot) move(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -177,7 +193,7 @@ func (b *Bot) move(ctx context.Context, in *Interaction, cur *table.Table) (*tab
 	if err != nil {
 		return nil, Response{}, err
 	}
-	return b.afterAction(ctx, t, headlineMove(t, seat, at))
+	return b.afterAction(ctx, in.Public, t, headlineMove(in.Public, t, seat, at))
 }
 
 // place is a click on a cell or column of a board that is still current.
@@ -190,7 +206,7 @@ func (b *Bot) place(ctx context.Context, in *Interaction, cur *table.Table, c ga
 	if err != nil {
 		return nil, Response{}, err
 	}
-	t, resp, err := b.afterAction(ctx, t, headlineMove(t, seat, at))
+	t, resp, err := b.afterAction(ctx, in.Public, t, headlineMove(in.Public, t, seat, at))
 	resp.Kind = Update // a move redraws the board that was clicked
 	return t, resp, err
 }
@@ -223,8 +239,8 @@ func (b *Bot) clickRematch(ctx context.Context, in *Interaction, cur *table.Tabl
 // seats due to move make their moves, a game that ended moves to Over (its
 // result is saved with it), and the reply shows the board under headline and
 // every move made.
-func (b *Bot) afterAction(ctx context.Context, t *table.Table, headline string) (*table.Table, Response, error) {
-	moves, err := b.playComputers(ctx, t)
+func (b *Bot) afterAction(ctx context.Context, w *locales.Speaker, t *table.Table, headline string) (*table.Table, Response, error) {
+	moves, err := b.playComputers(ctx, w, t)
 	if err != nil {
 		return nil, Response{}, err
 	}
@@ -232,24 +248,31 @@ func (b *Bot) afterAction(ctx context.Context, t *table.Table, headline string) 
 		headline += "\n" + moves
 	}
 	t.ArmClock(b.tables.Now()) // the deadline the reply shows is the one saved
-	resp := boardReply(t, headline)
+	resp := boardReply(w, t, headline)
 	t.FinishIfOver()
 	return t, resp, nil
 }
 
-func (b *Bot) board(_ context.Context, _ *Interaction, cur *table.Table) (*table.Table, Response, error) {
+func (b *Bot) board(_ context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
+	w := in.Public
+	// With a picture asked for, keep room for the note a transport without
+	// files adds, so nothing is cut to make room for it.
+	var reserve int
+	if in.Bool(optImage) {
+		reserve = runeLen(w.Say("status.no_picture", nil)) + 1
+	}
 	switch {
 	case cur == nil:
 		return nil, Response{}, table.ErrNoGame
 	case cur.Phase == table.Lobby:
-		return nil, public(lobbyText(cur, locales.Say("headline.new", locales.Data{"Creator": mention(cur.Creator)}))), nil
+		return nil, public(lobbyText(w, cur, w.Say("headline.new", locales.Data{"Creator": mention(cur.Creator)}))), nil
 	case cur.Game() == nil: // a lobby that was ended
 		return nil, Response{}, table.ErrNoGame
 	case cur.Phase.Open():
-		return nil, public(boardText(cur, headlineBoard(cur), "")), nil
+		return nil, public(boardText(w, cur, headlineBoard(w, cur), "", reserve)), nil
 	}
 	// A finished game: the final board and the move list, to replay or share.
-	return nil, public(boardText(cur, headlineBoard(cur), moveList(cur, moveListShare))), nil
+	return nil, public(boardText(w, cur, headlineBoard(w, cur), moveList(w, cur, moveListShare), reserve)), nil
 }
 
 func (b *Bot) rematch(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -257,8 +280,9 @@ func (b *Bot) rematch(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	headline := locales.Say("headline.rematch", locales.Data{"Number": next.Number, "Seat": seatName(next.Seats[0])})
-	return b.afterAction(ctx, next, headline+"\n"+headlineStart(next))
+	w := in.Public
+	headline := w.Say("headline.rematch", locales.Data{"Number": next.Number, "Seat": seatName(w, next.Seats[0])})
+	return b.afterAction(ctx, w, next, headline+"\n"+headlineStart(w, next))
 }
 
 func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -270,14 +294,15 @@ func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*t
 	if err != nil {
 		return nil, Response{}, err
 	}
-	seat := seatName(r.Seat)
+	w := in.Public
+	seat := seatName(w, r.Seat)
 	switch {
 	case r.ClosedLobby:
-		return t, public(locales.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
+		return t, public(w.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
 	case r.LeftLobby:
-		return t, public(lobbyText(t, locales.Say("headline.leave", locales.Data{"Seat": seat}))), nil
+		return t, public(lobbyText(w, t, w.Say("headline.leave", locales.Data{"Seat": seat}))), nil
 	}
-	return b.afterAction(ctx, t, locales.Say("headline.resign", locales.Data{"Seat": seat}))
+	return b.afterAction(ctx, w, t, w.Say("headline.resign", locales.Data{"Seat": seat}))
 }
 
 func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -288,10 +313,11 @@ func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.
 	if err := t.End(in.User, in.CanManage); err != nil {
 		return nil, Response{}, err
 	}
+	w := in.Public
 	if t.Game() == nil {
-		return t, public(locales.Say("headline.end_lobby", locales.Data{"User": mention(in.User)})), nil
+		return t, public(w.Say("headline.end_lobby", locales.Data{"User": mention(in.User)})), nil
 	}
-	return t, public(boardText(t, locales.Say("headline.end", locales.Data{"User": mention(in.User)}), "")), nil
+	return t, public(boardText(w, t, w.Say("headline.end", locales.Data{"User": mention(in.User)}), "", 0)), nil
 }
 
 func (b *Bot) check(_ context.Context, in *Interaction) (Response, error) {
@@ -301,7 +327,7 @@ func (b *Bot) check(_ context.Context, in *Interaction) (Response, error) {
 		return Response{}, err
 	}
 	v := game.CheckBoard(board, game.CheckOptions{Win: win, Gravity: in.Bool(optGravity), Tokens: tokensOf(board)})
-	return public(checkText(board, v)), nil
+	return public(checkText(in.Public, board, v)), nil
 }
 
 // tokensOf guesses the turn order of a written board: X then O when present,
@@ -333,14 +359,18 @@ const leaderboardSize = 10
 
 func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 	user := in.User
-	if id, _, ok := in.UserOption(optUser); ok {
+	id, _, ok, err := in.UserOption(optUser)
+	if err != nil {
+		return Response{}, err
+	}
+	if ok {
 		user = id
 	}
 	t, err := b.tables.Store().Tally(ctx, in.Guild, user)
 	if err != nil {
 		return Response{}, err
 	}
-	return public(statsText(user, t)), nil
+	return public(statsText(in.Public, in.DM(), user, t)), nil
 }
 
 func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
@@ -348,9 +378,17 @@ func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error
 	if err != nil {
 		return Response{}, err
 	}
-	return public(leaderboardText(ts)), nil
+	return public(leaderboardText(in.Public, in.DM(), ts)), nil
 }
 
-func (b *Bot) help(context.Context, *Interaction) (Response, error) {
-	return ephemeral(locales.Say("help", nil)), nil
+// helpKeys are the paragraphs of /ttt help, in order.
+var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
+	"help.board", "help.check", "help.marks", "help.install"}
+
+func (b *Bot) help(_ context.Context, in *Interaction) (Response, error) {
+	lines := make([]string, len(helpKeys))
+	for i, key := range helpKeys {
+		lines[i] = in.Private.Say(key, nil)
+	}
+	return ephemeral(strings.Join(lines, "\n")), nil
 }

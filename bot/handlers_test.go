@@ -14,6 +14,7 @@ import (
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
+	"github.com/tttbot/tttbot/token"
 )
 
 func TestPing(t *testing.T) {
@@ -36,8 +37,10 @@ func TestClassicGameToAWin(t *testing.T) {
 		refused(t, h.as(alice, "move", opt("position", "1,1")), "waiting for 1 more player")
 	})
 	t.Run("ErrSeated", func(t *testing.T) { refused(t, h.as(alice, "join"), "already have a seat") })
-	t.Run("ErrTokenTaken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "x")), "taken") })
-	t.Run("ErrBadToken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "..")), "token doesn't work") })
+	t.Run("ErrTokenTaken", func(t *testing.T) { refused(t, h.as(bob, "join", opt("token", "x")), "Another player already has `x`") })
+	t.Run("ErrBadToken", func(t *testing.T) {
+		refused(t, h.as(bob, "join", opt("token", "..")), "Your token `..` is more than one character")
+	})
 
 	start := h.as(bob, "join")
 	text := publicText(t, start)
@@ -106,8 +109,8 @@ func TestNewOptions(t *testing.T) {
 		opts []option
 		want string
 	}{
-		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "win must not be more than the 3 rows"},
-		{"BadToken", []option{opt("token", "😀")}, "token doesn't work"},
+		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "`win` can't be more than the board's 3 rows"},
+		{"BadToken", []option{opt("token", "😀")}, "Your token `😀` (U+1F600) is wider than one column"},
 		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
 		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "another bot"},
 		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "whole number"},
@@ -232,7 +235,7 @@ func TestCheckAndHelp(t *testing.T) {
 		{[]option{opt("board", "..../X.../XO../XO.."), opt("gravity", true), opt("win", 4)}, "**`No Winner Yet - Game Incomplete`**\n`..../X.../XO../XO..`"},
 		{[]option{opt("board", "OO./.../...")}, "**`Invalid Values: O has 2 tokens, more than X's 0 before it in turn order`**\n`OO./.../...`"},
 		{[]option{opt("board", "XXXX/OOO./..../...."), opt("win", 4)}, "**`The Winner is X`**\n`XXXX/OOO./..../....`"},
-		{[]option{opt("board", "X`X/.../...")}, "**`Invalid Values: ''' at 0,1 is neither . nor one of XO`**\n`X'X/.../...`"},
+		{[]option{opt("board", "X`X/.../...")}, "**``Invalid Values: '`' at 0,1 is neither . nor one of XO``**\n``X`X/.../...``"},
 	} {
 		if text := publicText(t, h.as(alice, "check", tt.opts...)); text != tt.want {
 			t.Errorf("check %v:\n got %q\nwant %q", tt.opts, text, tt.want)
@@ -334,22 +337,34 @@ func TestEveryErrorHasWords(t *testing.T) {
 	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2},
 		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
 		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
-		&OptionError{Option: "rows", Want: WantWholeNumber}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
-		&table.TokenTakenError{Token: "X", Free: 'O'}, game.ErrGameOver, &table.TurnError{Next: seat}, game.ErrCellTaken,
-		game.ErrColumnFull, game.ErrNotPlayer, &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"},
-		&game.TokenError{Token: "..", Reason: "is more than one character"}}
-	for _, r := range []game.Rules{game.Classic(), {Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, {Rows: 9, Cols: 9, Win: 5, Players: 2}} {
-		errs = append(errs, &table.PositionError{Rules: r, Err: game.ErrOutOfBounds}, &table.PositionError{Rules: r, Err: game.ErrBadPosition})
+		ErrMalformed, ErrBadOpponent,
+		&OptionError{Option: "rows", Want: WantWholeNumber, Min: 3, Max: 100}, &OptionError{Option: "later", Want: WantWholeNumber}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
+		game.ErrGameOver, &table.TurnError{Next: seat}, game.ErrCellTaken,
+		game.ErrColumnFull, game.ErrNotPlayer,
+		&RulesRefusal{Rules: game.Rules{Rows: 1, Cols: 3, Win: 3, Players: 2}, Err: &game.RulesError{Field: "rows", Value: 1, Reason: "must be 3–100"}},
+		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
+		&RulesRefusal{Rules: game.Rules{Rows: 5, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
+		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 10}, Err: ErrUnwinnable},
+		&token.Error{Token: "", Rule: token.OneCharacter, Suggest: 'X'}, &token.Error{Token: "", Rule: token.OneCharacter}}
+	for rule := token.OneCharacter; rule <= token.NotConfusable; rule++ {
+		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: 'X', Suggest: 'O'})
 	}
-	internal := locales.Say("refuse.internal", nil)
-	for _, err := range errs {
-		key, data, ok := explain(fmt.Errorf("wrapped: %w", err))
-		text := locales.Say(key, data)
-		if !ok || text == internal || text == key || strings.Contains(text, "{{") || strings.Contains(text, "<no value>") {
-			t.Errorf("%v: %s → %q", err, key, text)
+	for _, r := range []game.Rules{game.Classic(), {Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, {Rows: 9, Cols: 9, Win: 5, Players: 2}} {
+		errs = append(errs, &table.PositionError{Rules: r, Err: game.ErrOutOfBounds}, &table.PositionError{Rules: r, Err: game.ErrBadPosition},
+			&table.PositionError{Rules: r, Err: game.ErrCellTaken})
+	}
+	w := locales.English()
+	internal := w.Say("refuse.internal", nil)
+	for _, dm := range []bool{false, true} {
+		for _, err := range errs {
+			key, data, ok := explain(w, dm, fmt.Errorf("wrapped: %w", err))
+			text := say(w, key, data)
+			if !ok || text == internal || text == key || strings.Contains(text, "{{") || strings.Contains(text, "<no value>") {
+				t.Errorf("%v: %s → %q", err, key, text)
+			}
 		}
 	}
-	if key, _, ok := explain(errors.New("disk on fire")); ok || key != "refuse.internal" {
+	if key, _, ok := explain(w, false, errors.New("disk on fire")); ok || key != "refuse.internal" {
 		t.Errorf("an internal error reads %s", key)
 	}
 }

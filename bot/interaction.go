@@ -4,8 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // Errors of the bot's own edge: what an interaction asked for that no route
@@ -16,13 +22,50 @@ var (
 	ErrStale        = errors.New("the button belongs to an outdated board")
 	ErrSelfOpponent = errors.New("opponent is the creator")
 	ErrBotOpponent  = errors.New("opponent is a bot")
+	// ErrMalformed is an interaction whose shape Discord never sends: a
+	// guild interaction without its member's user, a DM without its user,
+	// no channel. It is refused, never given rights.
+	ErrMalformed = errors.New("malformed interaction")
+	// ErrBadOpponent is a user option that is not a user Discord resolved:
+	// not a snowflake, or missing from the interaction's resolved users.
+	ErrBadOpponent = errors.New("user option is not a resolved user")
+	// ErrUnwinnable is rules under which no player can place enough tokens
+	// to win: each places at most ⌈cells/players⌉.
+	ErrUnwinnable = errors.New("nobody could ever win")
 )
+
+// RulesRefusal is rules /ttt new cannot play, with the rules a sentence
+// about them names. It wraps game's *RulesError, or ErrUnwinnable.
+type RulesRefusal struct {
+	Rules game.Rules
+	Err   error
+}
+
+// Error implements error.
+func (e *RulesRefusal) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *RulesRefusal) Unwrap() error { return e.Err }
+
+// mostPlaced is the most tokens one player can ever place under r.
+func mostPlaced(r game.Rules) int { return (r.Cells() + r.Players - 1) / r.Players }
+
+// intBounds are the integer options' ranges, as the schema declares them
+// and refusals name them.
+var intBounds = map[string]struct{ min, max int }{
+	optRows:    {game.MinSize, game.MaxSize},
+	optColumns: {game.MinSize, game.MaxSize},
+	optWin:     {game.MinWin, game.MaxWin},
+	optPlayers: {game.MinPlayers, game.MaxPlayers},
+	optClock:   {int(table.Clocks[0] / time.Second), int(table.Clocks[len(table.Clocks)-1] / time.Second)}, // a choice; refuse.clock names them all
+}
 
 // OptionError is an option value the bot cannot use. Option names it;
 // Want says what kind of value it takes.
 type OptionError struct {
-	Option string
-	Want   OptionWant
+	Option   string
+	Want     OptionWant
+	Min, Max int // WantWholeNumber: the option's range
 }
 
 // OptionWant is the kind of value an option takes.
@@ -56,10 +99,13 @@ type Interaction struct {
 	Locale      string // the user's client language
 	GuildLocale string // the server's language ("" in DMs)
 	Route       Route  // what the interaction asks for
-	Focused     string // autocomplete: the option being typed
-	Vars        Vars   // a button's custom_id segments, typed by its route
-	options     map[string]*discordgo.ApplicationCommandInteractionDataOption
-	resolved    *discordgo.ApplicationCommandInteractionDataResolved
+	// Private speaks the user's locale: ephemeral replies. Public speaks the
+	// server's (in a DM, the user's): messages everyone in the channel reads.
+	Private, Public *locales.Speaker
+	Focused         string // autocomplete: the option being typed
+	Vars            Vars   // a button's custom_id segments, typed by its route
+	options         map[string]*discordgo.ApplicationCommandInteractionDataOption
+	resolved        *discordgo.ApplicationCommandInteractionDataResolved
 }
 
 // parseInteraction reads a command, autocomplete or component interaction
@@ -70,16 +116,19 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	if i.GuildLocale != nil {
 		in.GuildLocale = string(*i.GuildLocale)
 	}
+	// In a server the user is the member's; in a DM or group DM there is
+	// no member and no permissions: only a game's creator may end it there.
+	// Anything else is a shape Discord does not send, refused without rights.
 	switch {
-	case i.Member != nil && i.Member.User != nil:
+	case i.GuildID != "" && i.Member != nil && i.Member.User != nil:
 		in.User = i.Member.User.ID
 		in.CanManage = i.Member.Permissions&(discordgo.PermissionManageMessages|discordgo.PermissionAdministrator) != 0
-	case i.User != nil:
+	case i.GuildID == "" && i.Member == nil && i.User != nil:
 		in.User = i.User.ID
-		in.CanManage = true // a DM has no one else to protect
 	}
-	if in.User == "" || in.Channel == "" {
-		return in, fmt.Errorf("%w: interaction %s has no user or channel", ErrUnknown, i.ID)
+	if !isSnowflake(in.User) || !isSnowflake(in.Channel) {
+		in.User, in.CanManage = "", false
+		return in, fmt.Errorf("%w: interaction %s has no user or channel where Discord puts them", ErrMalformed, i.ID)
 	}
 	switch i.Type {
 	case discordgo.InteractionMessageComponent:
@@ -122,7 +171,8 @@ func (in *Interaction) Int(name string, def int) (int, error) {
 	}
 	f, isNum := o.Value.(float64)
 	if o.Type != discordgo.ApplicationCommandOptionInteger || !isNum || f != math.Trunc(f) || math.Abs(f) > maxOptionInt {
-		return 0, &OptionError{Option: name, Want: WantWholeNumber}
+		b := intBounds[name]
+		return 0, &OptionError{Option: name, Want: WantWholeNumber, Min: b.min, Max: b.max}
 	}
 	return int(f), nil
 }
@@ -154,20 +204,48 @@ func (in *Interaction) String(name string) string {
 }
 
 // UserOption returns a user option's ID and whether the resolved user is a
-// bot account.
-func (in *Interaction) UserOption(name string) (id string, isBot bool, ok bool) {
+// bot account; ok is false when the option is absent. A value that is not a
+// snowflake Discord resolved to a user is ErrBadOpponent: Discord always
+// resolves the users it sends, so anything else is forged or broken, and
+// must not seat (or rate) a made-up player.
+func (in *Interaction) UserOption(name string) (id string, isBot bool, ok bool, err error) {
 	o, found := in.options[name]
-	if !found || o.Type != discordgo.ApplicationCommandOptionUser {
-		return "", false, false
+	if !found {
+		return "", false, false, nil
 	}
 	id, _ = o.Value.(string)
-	if id == "" {
-		return "", false, false
-	}
+	var u *discordgo.User
 	if in.resolved != nil {
-		if u := in.resolved.Users[id]; u != nil {
-			isBot = u.Bot
+		u = in.resolved.Users[id]
+	}
+	if o.Type != discordgo.ApplicationCommandOptionUser || !isSnowflake(id) || u == nil || u.ID != id {
+		return "", false, false, fmt.Errorf("%w: option %s", ErrBadOpponent, name)
+	}
+	return id, u.Bot, true, nil
+}
+
+// isSnowflake reports whether s is a Discord ID: a decimal uint64.
+func isSnowflake(s string) bool {
+	if len(s) == 0 || len(s) > 20 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
 		}
 	}
-	return id, isBot, true
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// DM reports whether the interaction came from a DM or group DM.
+func (in *Interaction) DM() bool { return in.Guild == "" }
+
+// publicLocale is the language of the channel's messages: the server's, or
+// in a DM (no server) the user's.
+func (in *Interaction) publicLocale() string {
+	if in.Guild != "" && in.GuildLocale != "" {
+		return in.GuildLocale
+	}
+	return in.Locale
 }

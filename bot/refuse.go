@@ -3,10 +3,12 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
+	"github.com/tttbot/tttbot/token"
 )
 
 // sentinelKeys are the refusals whose sentence needs nothing but the error:
@@ -17,7 +19,6 @@ var sentinelKeys = []struct {
 }{
 	{table.ErrExpired, "refuse.expired"},
 	{table.ErrNoGame, "refuse.no_game"},
-	{table.ErrGameOpen, "refuse.game_open"},
 	{table.ErrStarted, "refuse.started"},
 	{table.ErrSeated, "refuse.seated"},
 	{table.ErrNotSeated, "refuse.not_seated"},
@@ -26,6 +27,8 @@ var sentinelKeys = []struct {
 	{table.ErrNoRematch, "refuse.no_rematch"},
 	{table.ErrNotInLastGame, "refuse.not_in_last_game"},
 	{table.ErrConflict, "refuse.conflict"},
+	{ErrMalformed, "refuse.malformed"},
+	{ErrBadOpponent, "refuse.opponent"},
 	{ErrSelfOpponent, "refuse.self_opponent"},
 	{ErrBotOpponent, "refuse.bot_opponent"},
 	{ErrStale, "refuse.stale"},
@@ -33,8 +36,19 @@ var sentinelKeys = []struct {
 	{ErrUnknown, "refuse.unknown"},
 	{table.ErrClock, "refuse.clock"},
 	{game.ErrGameOver, "refuse.game_over"},
-	{game.ErrCellTaken, "refuse.cell_taken"},
 	{game.ErrColumnFull, "refuse.column_full"},
+}
+
+// tokenKeys words each part of the token rule.
+var tokenKeys = map[token.Rule]string{
+	token.OneCharacter:  "refuse.token.not_one_character",
+	token.Visible:       "refuse.token.invisible",
+	token.NotAMark:      "refuse.token.mark",
+	token.OneColumn:     "refuse.token.not_one_column",
+	token.NotReserved:   "refuse.token.reserved",
+	token.NoDigits:      "refuse.token.digit",
+	token.NotTaken:      "refuse.token.taken",
+	token.NotConfusable: "refuse.token.confusable",
 }
 
 var optionKeys = map[OptionWant]string{
@@ -44,13 +58,14 @@ var optionKeys = map[OptionWant]string{
 }
 
 // explain turns an error a user caused into the key and data of the sentence
-// they read, saying what was wrong and what to do. known is false for errors
-// no user caused.
-func explain(err error) (key string, data locales.Data, known bool) {
+// they read, saying what was wrong and what to do, in w's words (some data
+// are phrases: a seat, the computer). dm is whether the interaction came
+// from a DM, where nobody can manage messages. known is false for errors no
+// user caused.
+func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.Data, known bool) {
 	var (
-		rulesErr  *game.RulesError
-		tokenErr  *game.TokenError
-		takenErr  *table.TokenTakenError
+		rulesErr  *RulesRefusal
+		tokenErr  *token.Error
 		lobbyErr  *table.LobbyError
 		allowErr  *table.NotAllowedError
 		turnErr   *table.TurnError
@@ -64,21 +79,34 @@ func explain(err error) (key string, data locales.Data, known bool) {
 		if timeErr.Out {
 			key = "refuse.time_up_out"
 		}
-		return key, locales.Data{"Seat": seatName(timeErr.Seat), "When": discordTime(timeErr.At, "R")}, true
+		return key, locales.Data{"Seat": seatName(w, timeErr.Seat), "When": discordTime(timeErr.At, "R")}, true
 	case errors.As(err, &rulesErr):
-		return "refuse.rules", locales.Data{"Field": rulesErr.Field, "Reason": rulesErr.Reason}, true
+		return explainRules(rulesErr)
 	case errors.As(err, &tokenErr):
-		return "refuse.token", locales.Data{"Reason": tokenErr.Reason}, true
-	case errors.As(err, &takenErr):
-		return "refuse.token_taken", locales.Data{"Free": string(takenErr.Free)}, true
+		return explainToken(tokenErr)
 	case errors.As(err, &lobbyErr):
-		return "refuse.lobby." + locales.PluralForm(lobbyErr.Open), locales.Data{"Count": lobbyErr.Open}, true
+		return "refuse.lobby", locales.Data{"Count": lobbyErr.Open}, true
 	case errors.As(err, &allowErr):
+		if dm {
+			return "refuse.not_allowed.dm", locales.Data{"Creator": mention(allowErr.Creator)}, true
+		}
 		return "refuse.not_allowed", locales.Data{"Creator": mention(allowErr.Creator)}, true
+	case errors.Is(err, table.ErrGameOpen):
+		if dm {
+			return "refuse.game_open.dm", nil, true
+		}
+		return "refuse.game_open", nil, true
 	case errors.As(err, &turnErr):
-		return "refuse.not_your_turn", locales.Data{"Token": turnErr.Next.Token, "Who": who(turnErr.Next)}, true
+		return "refuse.not_your_turn", locales.Data{"Token": turnErr.Next.Token, "Who": who(w, turnErr.Next)}, true
+	case errors.As(err, &optionErr) && optionErr.Want == WantWholeNumber && optionErr.Min == optionErr.Max:
+		return "refuse.option.int_any", locales.Data{"Option": optionErr.Option}, true // no range in intBounds
 	case errors.As(err, &optionErr):
-		return optionKeys[optionErr.Want], locales.Data{"Option": optionErr.Option}, true
+		return optionKeys[optionErr.Want], locales.Data{"Option": optionErr.Option, "Min": optionErr.Min, "Max": optionErr.Max}, true
+	case errors.As(err, &posErr) && errors.Is(err, game.ErrCellTaken):
+		if posErr.Rules.IsClassic() { // empty cells show their numbers there
+			return "refuse.cell_taken.numbered", nil, true
+		}
+		return "refuse.cell_taken", nil, true
 	case errors.As(err, &posErr) && errors.Is(err, game.ErrOutOfBounds):
 		r := posErr.Rules
 		switch {
@@ -93,6 +121,8 @@ func explain(err error) (key string, data locales.Data, known bool) {
 			return "refuse.unreadable.gravity", locales.Data{"MaxCol": posErr.Rules.Cols - 1}, true
 		}
 		return "refuse.unreadable", nil, true
+	case errors.Is(err, game.ErrCellTaken):
+		return "refuse.cell_taken", nil, true
 	}
 	for _, s := range sentinelKeys {
 		if errors.Is(err, s.err) {
@@ -102,16 +132,81 @@ func explain(err error) (key string, data locales.Data, known bool) {
 	return "refuse.internal", nil, false
 }
 
+// explainToken words a broken token rule: which rule, the token as typed (in
+// a code span: the user wrote it), what it clashes with and a free token.
+func explainToken(e *token.Error) (string, locales.Data, bool) {
+	data := locales.Data{"Token": locales.Code(e.Token), "Clash": locales.Code(string(e.Clash)), "Suggest": locales.Code(string(e.Suggest))}
+	if r := []rune(e.Token); len(r) > 0 {
+		data["CodePoint"] = fmt.Sprintf("U+%04X", r[0])
+	}
+	key, ok := tokenKeys[e.Rule]
+	switch {
+	case !ok:
+		return "refuse.internal", nil, false
+	case e.Suggest == 0:
+		return "refuse.token.none_free", data, true
+	case e.Rule == token.OneCharacter && isBlank(e.Token):
+		return "refuse.token.blank", data, true
+	}
+	return key, data, true
+}
+
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// explainRules words rules that /ttt new cannot play, naming the bound.
+func explainRules(e *RulesRefusal) (string, locales.Data, bool) {
+	r := e.Rules
+	if errors.Is(e.Err, ErrUnwinnable) {
+		return "refuse.rules.unwinnable", locales.Data{"Players": r.Players, "Rows": r.Rows, "Cols": r.Cols, "Win": r.Win, "Count": mostPlaced(r)}, true
+	}
+	var re *game.RulesError
+	if !errors.As(e.Err, &re) {
+		return "refuse.internal", nil, false
+	}
+	b, ok := intBounds[re.Field]
+	switch {
+	case !ok:
+		return "refuse.internal", nil, false
+	case re.Value < b.min || re.Value > b.max:
+		return "refuse.rules.range", locales.Data{"Option": re.Field, "Min": b.min, "Max": b.max}, true
+	case re.Field == optWin && r.Win > r.Rows:
+		return "refuse.rules.win_rows", locales.Data{"Rows": r.Rows}, true
+	case re.Field == optWin:
+		return "refuse.rules.win_cols", locales.Data{"Cols": r.Cols}, true
+	}
+	return "refuse.internal", nil, false
+}
+
 // refuse is the one place errors become replies: what a user caused is
-// explained to them alone; anything else is logged with its context and
-// shown as one polite line.
+// explained to them alone, in their own language; anything else is logged
+// with its context and shown as one polite line.
 func (b *Bot) refuse(ctx context.Context, in *Interaction, err error) (resp Response, known bool) {
-	key, data, known := explain(err)
+	w := in.Private
+	if w == nil {
+		w = b.words.For(in.Locale)
+	}
+	key, data, known := explain(w, in.DM(), err)
 	attrs := []any{"err", err, "interaction", in.ID, "channel", in.Channel, "guild", in.Guild, "route", in.Route.String(), "user", in.User}
 	if known {
 		b.log.DebugContext(ctx, "interaction refused", attrs...)
 	} else {
 		b.log.ErrorContext(ctx, "interaction failed", attrs...)
 	}
-	return ephemeral(locales.Say(key, data)), known
+	return ephemeral(say(w, key, data)), known
+}
+
+// say says key with data; a sentence with a {{.Count}} counts it, so its
+// plural form follows the count.
+func say(w *locales.Speaker, key string, data locales.Data) string {
+	if n, ok := data["Count"].(int); ok {
+		return w.SayN(key, n, data)
+	}
+	return w.Say(key, data)
 }

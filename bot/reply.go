@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -74,11 +75,28 @@ type Response struct {
 	// NoFiles replaces Files where a transport cannot attach them: a line
 	// appended to Content ("" adds nothing).
 	NoFiles string
+	// More says how to see what did not fit, when Content must be cut to
+	// make room for NoFiles.
+	More string
 }
 
 // ephemeral is a reply only the invoking user sees.
 func ephemeral(text string) Response {
 	return Response{Kind: Message, Ephemeral: true, Content: clip(text)}
+}
+
+// Duplicate is the ephemeral notice for an interaction that was already
+// handled (a replayed request, Discord's retry, or another replica got it
+// first): the transport answers it instead of serving i again.
+func (b *Bot) Duplicate(i *discordgo.Interaction) Response {
+	return ephemeral(b.words.For(string(i.Locale)).Say("refuse.duplicate", nil))
+}
+
+// Internal is the polite ephemeral line for a failure on the bot's side that
+// happened in a transport, before any handler ran (e.g. the dedupe store is
+// down): nothing was changed.
+func (b *Bot) Internal(i *discordgo.Interaction) Response {
+	return ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
 }
 
 // public is a reply everyone in the channel sees, pinging only ping (the
@@ -89,11 +107,41 @@ func public(text string, ping ...string) Response {
 
 // clip keeps text within Discord's limit; callers size their content to
 // fit, so this is the last guard, not the layout.
-func clip(text string) string {
-	if utf8.RuneCountInString(text) <= MaxContent {
+func clip(text string) string { return clipLines(text, "…", MaxContent) }
+
+// clipLines keeps text within limit characters, note included: when text
+// is too long it keeps the whole lines that fit, closes a code block left
+// open, and ends with note. A first line too long to keep is cut at a
+// space, never mid-word where one can be found.
+func clipLines(text, note string, limit int) string {
+	if utf8.RuneCountInString(text) <= limit {
 		return text
 	}
-	return string([]rune(text)[:MaxContent-1]) + "…"
+	room := limit - utf8.RuneCountInString(note) - len("\n```\n")
+	var kept []string
+	size, open := 0, false
+	for _, line := range strings.Split(text, "\n") {
+		n := utf8.RuneCountInString(line) + 1
+		if size+n > room {
+			if len(kept) == 0 { // one long first line: cut it at a space
+				r := []rune(line)[:max(0, room)]
+				if i := strings.LastIndexByte(string(r), ' '); i > 0 {
+					r = []rune(string(r)[:i])
+				}
+				kept = append(kept, string(r))
+			}
+			break
+		}
+		kept = append(kept, line)
+		size += n
+		if line == "```" { // the layout's code blocks open and close on lines of their own
+			open = !open
+		}
+	}
+	if open {
+		kept = append(kept, "```")
+	}
+	return strings.Join(append(kept, note), "\n")
 }
 
 // InteractionResponse is r in Discord's wire form. With withFiles, files are
@@ -128,7 +176,10 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 			data.Files = append(data.Files, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: &buf})
 		}
 	case len(r.Files) > 0 && r.NoFiles != "":
-		data.Content = clip(data.Content + "\n" + r.NoFiles)
+		// The note is whole; the content is cut on a line to make room for
+		// it, saying how to see the rest.
+		room := MaxContent - utf8.RuneCountInString(r.NoFiles) - 1
+		data.Content = clipLines(r.Content, cmp.Or(r.More, "…"), room) + "\n" + r.NoFiles
 	}
 	kind := discordgo.InteractionResponseChannelMessageWithSource
 	if r.Kind == Update {
@@ -141,15 +192,16 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 // board in a code block (a window around the last move when the whole board
 // would not fit), and the status line. It pings the player to move, or the
 // winner.
-func boardReply(t *table.Table, headline string) Response {
-	return public(boardText(t, headline, ""), pingFor(t)...)
+func boardReply(w *locales.Speaker, t *table.Table, headline string) Response {
+	return public(boardText(w, t, headline, "", 0), pingFor(t)...)
 }
 
-// boardText lays out headline, board and status within MaxContent, with
-// extra (e.g. a move list) after the status if it fits.
-func boardText(t *table.Table, headline, extra string) string {
+// boardText lays out headline, board and status within MaxContent less
+// reserve (room a note added later needs), with extra (e.g. a move list)
+// after the status if it fits.
+func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reserve int) string {
 	g := t.Game()
-	status := withClock(t, statusLine(t))
+	status := withClock(w, t, statusLine(w, t))
 	r := g.Rules()
 	focus, ok := g.LastPlaced()
 	if !ok {
@@ -157,8 +209,8 @@ func boardText(t *table.Table, headline, extra string) string {
 	}
 	// The window note may be needed; reserve its room (at its widest: three
 	// digits a number) before sizing the board.
-	note := windowLine(r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
-	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + layoutSlack
+	note := windowLine(w, r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
+	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + layoutSlack + reserve
 	budget := MaxContent - fixed
 	if extra != "" && budget-len([]rune(extra)) > minBoardRoom {
 		budget -= len([]rune(extra)) + 1
@@ -174,7 +226,7 @@ func boardText(t *table.Table, headline, extra string) string {
 	sb.WriteString(status)
 	if !win.IsWhole(r) {
 		lo, hi := win.UserRows(r)
-		sb.WriteString("\n" + windowLine(r, lo, hi, win.Left, win.Left+win.Cols-1))
+		sb.WriteString("\n" + windowLine(w, r, lo, hi, win.Left, win.Left+win.Cols-1))
 	}
 	if extra != "" {
 		sb.WriteString("\n" + extra)
@@ -199,11 +251,11 @@ func pingFor(t *table.Table) []string {
 
 // moveList writes the history one move a line, keeping the most recent
 // moves that fit in budget characters.
-func moveList(t *table.Table, budget int) string {
+func moveList(w *locales.Speaker, t *table.Table, budget int) string {
 	moves := t.Game().Moves()
 	lines := make([]string, len(moves))
 	for i, m := range moves {
-		lines[i] = moveLine(t, i, m)
+		lines[i] = moveLine(w, t, i, m)
 	}
 	shown, size := 0, len("```\n```")+moveListMargin
 	for i := len(lines) - 1; i >= 0 && size+len(lines[i])+1 <= budget; i-- {
@@ -213,9 +265,9 @@ func moveList(t *table.Table, budget int) string {
 	if shown == 0 {
 		return ""
 	}
-	header := locales.Say("moves.all", locales.Data{"Count": len(lines)})
+	header := w.SayN("moves.all", len(lines), nil)
 	if shown < len(lines) {
-		header = locales.Say("moves.last", locales.Data{"Shown": shown, "Count": len(lines)})
+		header = w.Say("moves.last", locales.Data{"Shown": shown, "Count": len(lines)})
 	}
 	return header + "\n```\n" + strings.Join(lines[len(lines)-shown:], "\n") + "\n```"
 }
@@ -223,11 +275,11 @@ func moveList(t *table.Table, budget int) string {
 // decorate adds what every public message about a table carries: its
 // buttons, and a picture of the board when it was asked for or is too big
 // for text.
-func decorate(resp Response, t *table.Table, pictureAsked bool) Response {
+func decorate(w *locales.Speaker, resp Response, t *table.Table, pictureAsked bool) Response {
 	if t == nil || resp.Ephemeral {
 		return resp
 	}
-	resp.Components = components(t)
+	resp.Components = components(w, t)
 	if resp.Components == nil {
 		resp.Components = []discordgo.MessageComponent{} // clear the buttons of a message being updated
 	}
@@ -239,7 +291,8 @@ func decorate(resp Response, t *table.Table, pictureAsked bool) Response {
 	snapshot := g.Clone()
 	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return render.PNG(w, snapshot) }}}
 	if pictureAsked {
-		resp.NoFiles = locales.Say("status.no_picture", nil)
+		resp.NoFiles = w.Say("status.no_picture", nil)
+		resp.More = w.Say("status.clipped", nil)
 	}
 	return resp
 }

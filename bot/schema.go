@@ -1,10 +1,12 @@
 package bot
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -38,13 +40,30 @@ const (
 )
 
 // Commands returns the /ttt command with its subcommands, as registered with
-// Discord by a bulk overwrite.
+// Discord by a bulk overwrite: everywhere (server and user install; servers,
+// the bot's DM, DMs and group DMs), and in every language the locale files
+// hold (schema_locales.go). The descriptions written here are placeholders
+// for the en-US file's.
 func Commands() []*discordgo.ApplicationCommand {
-	dm := true
-	return []*discordgo.ApplicationCommand{{
-		Name:         CommandName,
-		Description:  "Tic-tac-toe on any board: 3×3 to 100×100, k in a row, 2–10 players, gravity",
-		DMPermission: &dm,
+	cmd := command()
+	localize(locales.New(nil), slog.New(slog.DiscardHandler), cmd)
+	return []*discordgo.ApplicationCommand{cmd}
+}
+
+// Where /ttt can be installed and used (Discord's integration_types and
+// contexts).
+var (
+	integrationTypes = []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	contexts         = []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+)
+
+// command is /ttt's shape: names, types, bounds, choices.
+func command() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name:             CommandName,
+		Description:      "Tic-tac-toe on any board: 3×3 to 100×100, k in a row, 2–10 players, gravity",
+		IntegrationTypes: &integrationTypes,
+		Contexts:         &contexts,
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("new", "Open a game in this channel; others join with /ttt join",
 				intOpt(optRows, "Rows on the board (default 3; 6 with gravity)", game.MinSize, game.MaxSize),
@@ -84,7 +103,7 @@ func Commands() []*discordgo.ApplicationCommand {
 			sub("leaderboard", "The top 10 players in this server"),
 			sub("help", "How to play: commands, coordinates, examples"),
 		},
-	}}
+	}
 }
 
 func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {

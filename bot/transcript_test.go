@@ -33,9 +33,16 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	alice raw ttt:cell:9:1            click a raw custom_id (an old or forged button)
 //	advance 2h                        move the clock
 //	expire                            the clock scheduler's pass: apply every clock that ran out
+//	guild_locale de                   the server's language from here on (default en-US)
+//	bob:ja /move position=9           bob's client speaks Japanese (default en-US)
+//	alice@dm /new                     in the group DM of alice and bob (user install; no guild, no member)
+//	alice@botdm /new ai=easy          in alice's DM with the bot
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
+//
+// The words come from the embedded locale files: when a translation lands,
+// `-update` shows it in the goldens of scripts that speak that language.
 func TestTranscripts(t *testing.T) {
 	scripts, _ := filepath.Glob("testdata/*.script")
 	if len(scripts) == 0 {
@@ -68,6 +75,7 @@ func (h *harness) play(t *testing.T, script string) string {
 	var out strings.Builder
 	var board *discordgo.InteractionResponse // the newest reply with buttons
 	kept := map[string]*discordgo.InteractionResponse{}
+	guildLocale := "en-US"
 	for n, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -81,6 +89,10 @@ func (h *harness) play(t *testing.T, script string) string {
 		case "keep":
 			kept[f[1]] = board
 			continue
+		case "guild_locale":
+			guildLocale = f[1]
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
 		case "advance":
 			d, err := time.ParseDuration(f[1])
 			if err != nil {
@@ -93,9 +105,14 @@ func (h *harness) play(t *testing.T, script string) string {
 			fmt.Fprintf(&out, "> %s\n%s\n", line, h.expire())
 			continue
 		}
-		user, ok := scriptUsers[f[0]]
+		who, locale, _ := strings.Cut(f[0], ":")
+		who, place, _ := strings.Cut(who, "@")
+		user, ok := scriptUsers[who]
 		if !ok || len(f) < 2 {
 			fail("unknown user or no action")
+		}
+		if locale == "" {
+			locale = "en-US"
 		}
 		var i *discordgo.Interaction
 		switch {
@@ -129,7 +146,16 @@ func (h *harness) play(t *testing.T, script string) string {
 			if f[0] == "mod" {
 				perms = discordgo.PermissionManageMessages
 			}
-			i = interaction(t, "command.json", commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts))
+			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
+			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
+			file := "command.json"
+			switch place {
+			case "dm":
+				file, fields["Channel"], fields["Context"] = "dm_command.json", groupDM, 2
+			case "botdm":
+				file, fields["Channel"], fields["Context"] = "dm_command.json", botDM(user), 1
+			}
+			i = interaction(t, file, fields)
 		case f[1] == "click" || f[1] == "raw":
 			from, want := board, f[len(f)-1]
 			if len(f) == 4 {
@@ -142,7 +168,15 @@ func (h *harness) play(t *testing.T, script string) string {
 					fail("no button %q on the board", want)
 				}
 			}
-			i = interaction(t, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id})
+			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
+			file := "component.json"
+			switch place {
+			case "dm":
+				file, fields["Channel"] = "dm_component.json", groupDM
+			case "botdm":
+				file, fields["Channel"] = "dm_component.json", botDM(user)
+			}
+			i = interaction(t, file, fields)
 		default:
 			fail("unknown action %q", f[1])
 		}
@@ -157,6 +191,13 @@ func (h *harness) play(t *testing.T, script string) string {
 	}
 	return out.String()
 }
+
+// groupDM is the channel of a DM (or group DM) between script users, where
+// the app is installed to their accounts.
+const groupDM = "930000000000000001"
+
+// botDM is a user's DM channel with the bot.
+func botDM(user string) string { return "94" + user[2:] }
 
 // findButton returns the custom_id of resp's button labelled want or whose
 // custom_id ends with ":"+want.

@@ -109,6 +109,14 @@ func picture(g *game.Game, struck bool) *image.Paletted {
 	r := g.Rules()
 	l := layoutFor(r)
 	img := emptyBoard(r, l)
+	drawPlay(img, g, l, struck)
+	return img
+}
+
+// drawPlay draws g's tokens, last move and (when struck) winning run onto
+// the picture of its empty board.
+func drawPlay(img *image.Paletted, g *game.Game, l pictureLayout, struck bool) {
+	r := g.Rules()
 	last, hasLast := g.LastPlaced()
 	for row := 0; row < r.Rows; row++ {
 		for col := 0; col < r.Cols; col++ {
@@ -121,14 +129,23 @@ func picture(g *game.Game, struck bool) *image.Paletted {
 	if struck {
 		drawWinningLine(img, l, g.WinningLine())
 	}
-	return img
+}
+
+// pictureBounds is the size of r's picture.
+func pictureBounds(r game.Rules, l pictureLayout) image.Rectangle {
+	return image.Rect(0, 0, l.left+r.Cols*l.cell+1+margin, l.top+r.Rows*l.cell+1+margin)
 }
 
 // emptyBoard draws the picture of r's empty board: background, grid and
 // coordinates.
 func emptyBoard(r game.Rules, l pictureLayout) *image.Paletted {
-	w, h := l.left+r.Cols*l.cell+1+margin, l.top+r.Rows*l.cell+1+margin
-	img := image.NewPaletted(image.Rect(0, 0, w, h), palette())
+	img := image.NewPaletted(pictureBounds(r, l), palette())
+	drawEmpty(img, r, l)
+	return img
+}
+
+// drawEmpty paints all of img (whatever it held) as r's empty board.
+func drawEmpty(img *image.Paletted, r game.Rules, l pictureLayout) {
 	fill(img, img.Bounds(), idxBackground)
 	for i := 0; i <= r.Rows; i++ { // horizontal grid lines
 		fill(img, image.Rect(l.left, l.top+i*l.cell, l.left+r.Cols*l.cell+1, l.top+i*l.cell+1), idxGrid)
@@ -147,7 +164,6 @@ func emptyBoard(r game.Rules, l pictureLayout) *image.Paletted {
 		s := strconv.Itoa(r.UserRow(row))
 		text(img, s, l.left-4-len(s)*charW, l.top+row*l.cell+l.cell/2+5, colText)
 	}
-	return img
 }
 
 // drawCell paints the inside of cell c (never its grid lines): highlighted
@@ -192,9 +208,22 @@ func (p *bufferPool) Get() *png.EncoderBuffer {
 
 func (p *bufferPool) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
 
+// canvases holds, per picture size, images to draw PNGs on: a big board's
+// picture is half a megabyte, drawn on every move that shows it, and is
+// garbage as soon as it is encoded. Every pixel is repainted before use.
+var canvases sync.Map // image.Point (size) → *sync.Pool of *image.Paletted
+
 // PNG writes Image(g) as a PNG.
 func PNG(w io.Writer, g *game.Game) error {
-	return encoder.Encode(w, Image(g))
+	r := g.Rules()
+	l := layoutFor(r)
+	bounds := pictureBounds(r, l)
+	pool, _ := canvases.LoadOrStore(bounds.Size(), &sync.Pool{New: func() any { return image.NewPaletted(bounds, palette()) }})
+	img := pool.(*sync.Pool).Get().(*image.Paletted)
+	defer pool.(*sync.Pool).Put(img)
+	drawEmpty(img, r, l)
+	drawPlay(img, g, l, true)
+	return encoder.Encode(w, img)
 }
 
 func cellRect(l pictureLayout, c game.Coord) image.Rectangle {

@@ -253,3 +253,27 @@ func BenchmarkPNG(b *testing.B) {
 		})
 	}
 }
+
+// TestPNGReusesCanvasCleanly: PNG draws on a reused canvas per size; a
+// picture drawn after another of the same size must show nothing of it.
+func TestPNGReusesCanvasCleanly(t *testing.T) {
+	r := game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
+	games := []*game.Game{
+		newGame(t, r, "XO", "0", "1", "1", "2", "2", "3", "2", "3", "3", "6", "3"),
+		newGame(t, r, "AB", "5"),
+		newGame(t, r, "XO"),
+	}
+	for n, g := range games {
+		var buf bytes.Buffer
+		if err := PNG(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !samePixels(got, Image(g)) {
+			t.Fatalf("picture %d differs from Image of its game", n)
+		}
+	}
+}

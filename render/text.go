@@ -43,26 +43,41 @@ func (l layout) maxCols(h, budget int) int {
 	return (perLine - l.label - 2) / (l.cell + 1)
 }
 
+// textWriter is what drawing needs: a *bufio.Writer for Text, a
+// *strings.Builder for String (which so needs no buffer in between).
+type textWriter interface {
+	WriteString(string) (int, error)
+	WriteRune(rune) (int, error)
+	WriteByte(byte) error
+}
+
 // Text draws the part of g inside win to w. Classic 3×3 boards are always
 // drawn whole, in seed 002's boxed style.
 func Text(w io.Writer, g *game.Game, win Window) error {
 	bw := bufio.NewWriter(w)
-	r := g.Rules()
-	last, hasLast := g.LastPlaced()
-	mark := marker{line: g.WinningLine(), last: last, hasLast: hasLast}
-	if r.IsClassic() {
-		classic(bw, g, mark)
-	} else {
-		grid(bw, g, win, mark)
-	}
+	drawText(bw, g, win)
 	return bw.Flush()
 }
 
-// String is Text into a string.
+// String is Text into a string. A reply draws its board on every move, so
+// this writes straight into one builder sized for the board.
 func String(g *game.Game, win Window) string {
 	var sb strings.Builder
-	_ = Text(&sb, g, win) // a strings.Builder does not fail
+	if r := g.Rules(); !r.IsClassic() {
+		sb.Grow(measure(r).size(win.Rows, win.Cols))
+	}
+	drawText(&sb, g, win)
 	return sb.String()
+}
+
+func drawText(w textWriter, g *game.Game, win Window) {
+	last, hasLast := g.LastPlaced()
+	mark := marker{line: g.WinningLine(), last: last, hasLast: hasLast}
+	if g.Rules().IsClassic() {
+		classic(w, g, mark)
+	} else {
+		grid(w, g, win, mark)
+	}
 }
 
 // marker knows which cells are highlighted.
@@ -75,18 +90,19 @@ type marker struct {
 func (m marker) isLast(c game.Coord) bool { return m.hasLast && c == m.last }
 func (m marker) inLine(c game.Coord) bool { return slices.Contains(m.line, c) }
 
-func cellText(g *game.Game, c game.Coord) string {
+// cellRune is what a cell shows: its token, or Empty.
+func cellRune(g *game.Game, c game.Coord) rune {
 	if p := g.At(c); p != game.NoPlayer {
-		return string(g.Token(p))
+		return g.Token(p)
 	}
-	return string(Empty)
+	return Empty
 }
 
 // grid draws a window of a free or gravity board. Each column takes cell+1
 // characters with the token in the last one, so the characters just left
 // and right of a token are free for its marks: [X] for the last move, *X* for
 // the winning run.
-func grid(w *bufio.Writer, g *game.Game, win Window, m marker) {
+func grid(w textWriter, g *game.Game, win Window, m marker) {
 	r := g.Rules()
 	l := measure(r)
 	width := l.label + win.Cols*(l.cell+1) + 1
@@ -111,7 +127,7 @@ func grid(w *bufio.Writer, g *game.Game, win Window, m marker) {
 		for col := win.Left; col < win.Left+win.Cols; col++ {
 			c := game.Coord{Row: row, Col: col}
 			at := tokenAt(col)
-			line[at] = []rune(cellText(g, c))[0]
+			line[at] = cellRune(g, c)
 			if m.inLine(c) && line[at-1] == ' ' {
 				line[at-1], line[at+1] = '*', '*'
 			}
@@ -131,16 +147,16 @@ func putRight(line []rune, s string, end int) {
 }
 
 // classic draws seed 002's 3×3 box, with cell numbers in the empty cells.
-func classic(w *bufio.Writer, g *game.Game, m marker) {
+func classic(w textWriter, g *game.Game, m marker) {
 	const rule = "+---+---+---+"
 	writeLine(w, []rune(rule))
 	for row := 0; row < 3; row++ {
 		line := []rune{'|'}
 		for col := 0; col < 3; col++ {
 			c := game.Coord{Row: row, Col: col}
-			text := cellText(g, c)
-			if text == string(Empty) {
-				text = strconv.Itoa(row*3 + col)
+			cell := cellRune(g, c)
+			if cell == Empty {
+				cell = rune('0' + row*3 + col)
 			}
 			open, end := ' ', ' '
 			switch {
@@ -149,9 +165,7 @@ func classic(w *bufio.Writer, g *game.Game, m marker) {
 			case m.inLine(c):
 				open, end = '*', '*'
 			}
-			line = append(line, open)
-			line = append(line, []rune(text)...)
-			line = append(line, end, '|')
+			line = append(line, open, cell, end, '|')
 		}
 		writeLine(w, line)
 		writeLine(w, []rune(rule))
@@ -159,7 +173,13 @@ func classic(w *bufio.Writer, g *game.Game, m marker) {
 }
 
 // writeLine writes line without trailing spaces, then a newline.
-func writeLine(w *bufio.Writer, line []rune) {
-	w.WriteString(strings.TrimRight(string(line), " "))
+func writeLine(w textWriter, line []rune) {
+	end := len(line)
+	for end > 0 && line[end-1] == ' ' {
+		end--
+	}
+	for _, r := range line[:end] {
+		w.WriteRune(r)
+	}
 	w.WriteByte('\n')
 }

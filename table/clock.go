@@ -67,6 +67,9 @@ type Shown struct {
 	Token   string    `json:"token,omitempty"`
 	At      time.Time `json:"at,omitzero"`
 	Message string    `json:"message,omitempty"`
+	// Locale is the language the message speaks (the interaction's public
+	// locale), so the edit when the clock runs out speaks it too.
+	Locale string `json:"locale,omitempty"`
 }
 
 // ValidClock checks that d is one of Clocks.

@@ -58,19 +58,6 @@ func (e *TurnError) Error() string { return "not your turn: " + e.Next.Token + "
 // Is makes errors.Is(err, game.ErrNotYourTurn) true.
 func (e *TurnError) Is(target error) bool { return target == game.ErrNotYourTurn }
 
-// TokenTakenError says Token is held by another seat; Free is the next free
-// one. It matches game.ErrTokenTaken.
-type TokenTakenError struct {
-	Token string
-	Free  rune
-}
-
-// Error implements error.
-func (e *TokenTakenError) Error() string { return "token " + e.Token + " is taken" }
-
-// Is makes errors.Is(err, game.ErrTokenTaken) true.
-func (e *TokenTakenError) Is(target error) bool { return target == game.ErrTokenTaken }
-
 // PositionError is a move the board refuses (game.ErrBadPosition,
 // ErrOutOfBounds, ErrCellTaken, ErrColumnFull), with the Rules a sentence
 // about it names.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/token"
 )
 
 // Phase is where a channel's table stands.
@@ -130,8 +131,17 @@ func (t *Table) tokens() []rune {
 	return out
 }
 
-// FreeToken is the token a new seat gets when it names none.
-func (t *Table) FreeToken() rune { return game.NextFreeToken(t.tokens()) }
+// FreeToken is the token a new seat gets when it names none: the first
+// default token the token rule accepts next to the seats' tokens (0 when
+// none is left, which 10 seats never reach).
+func (t *Table) FreeToken() rune { return token.Suggest(t.Rules, t.tokens()) }
+
+// ParseToken reads a token a user typed for a new seat at this table, by
+// the token rule (package token): a *token.Error says which part it breaks
+// and suggests a free token.
+func (t *Table) ParseToken(typed string) (rune, error) {
+	return token.Parse(typed, t.Rules, t.tokens())
+}
 
 // SeatOf returns the seat index of user, or -1.
 func (t *Table) SeatOf(user string) int {
@@ -180,11 +190,15 @@ func (t *Table) Join(user string, tok rune) error {
 		return ErrStarted
 	case t.SeatOf(user) >= 0:
 		return ErrSeated
-	case tok != 0 && slices.ContainsFunc(t.Seats, func(s Seat) bool { return s.Token == string(tok) }):
-		return &TokenTakenError{Token: string(tok), Free: t.FreeToken()}
+	case tok != 0:
+		if _, err := t.ParseToken(string(tok)); err != nil {
+			return err // taken, or a look-alike of a seat's token
+		}
 	}
 	if tok == 0 {
-		tok = t.FreeToken()
+		if tok = t.FreeToken(); tok == 0 {
+			return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
+		}
 	}
 	t.Seats = append(t.Seats, Seat{User: user, Token: string(tok)})
 	return t.startIfFull()
@@ -195,7 +209,11 @@ func (t *Table) SeatComputer(k SeatKind) error {
 	if t.Phase != Lobby {
 		return ErrStarted
 	}
-	t.Seats = append(t.Seats, Seat{Kind: k, Token: string(t.FreeToken())})
+	tok := t.FreeToken()
+	if tok == 0 {
+		return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
+	}
+	t.Seats = append(t.Seats, Seat{Kind: k, Token: string(tok)})
 	return t.startIfFull()
 }
 

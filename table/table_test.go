@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/token"
 )
 
 // memStore is the smallest Store: the real ones live in package store,
@@ -151,11 +152,20 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestTokenTakenSuggestsAFreeOne(t *testing.T) {
-	tbl, _ := New(nil, "g", "c", "alice", game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 3}, game.Fast, start)
+	tbl, _ := New(nil, "g", "c", "alice", game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 4}, game.Fast, start)
 	tbl.Join("alice", 'X')
-	var tt *TokenTakenError
-	if err := tbl.Join("bob", 'X'); !errors.As(err, &tt) || tt.Free != 'O' {
+	var tt *token.Error
+	if err := tbl.Join("bob", 'X'); !errors.As(err, &tt) || tt.Rule != token.NotTaken || tt.Suggest != 'O' {
 		t.Fatalf("got %v", err)
+	}
+	// A look-alike of a seat's token is as taken as the token: Cyrillic Х.
+	if err := tbl.Join("bob", 'Х'); !errors.As(err, &tt) || tt.Rule != token.NotConfusable || tt.Clash != 'X' {
+		t.Fatalf("Cyrillic Х next to X: %v", err)
+	}
+	// The computer's token is never a look-alike of a person's either.
+	tbl.Join("bob", 'О') // Cyrillic О
+	if err := tbl.SeatComputer(ComputerEasy); err != nil || tbl.Seats[2].Token == "O" {
+		t.Fatalf("computer seated as %q next to Cyrillic О: %v", tbl.Seats[2].Token, err)
 	}
 	if _, ok := tbl.Resign("carol"); !errors.Is(ok, ErrLobby) {
 		t.Fatalf("a stranger leaving the lobby: %v", ok)

@@ -93,7 +93,7 @@ func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 			return err
 		}
 	}
-	if cur != nil && cur.Phase.Open() && ts.now().Sub(cur.Updated) > ts.idle {
+	if ts.Idle(cur) {
 		if err := ts.expire(ctx, cur); err != nil {
 			return err
 		}
@@ -121,6 +121,13 @@ func (ts *Tables) Peek(ctx context.Context, channel string, read func(cur *Table
 	defer ts.remember(cur)
 	read(cur)
 	return nil
+}
+
+// Idle reports whether t is an open game nobody has touched for the idle
+// timeout: Do ends it before the next action, so a reader (autocomplete)
+// should treat it as ended already.
+func (ts *Tables) Idle(t *Table) bool {
+	return t != nil && t.Phase.Open() && ts.now().Sub(t.Updated) > ts.idle
 }
 
 // expire ends an open table nobody has touched for the idle timeout.

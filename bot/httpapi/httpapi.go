@@ -1,16 +1,21 @@
-// Package httpapi serves Discord's HTTP interactions endpoint: it checks the
-// signature and size of each request, hands the interaction to the bot and
-// writes its Response back inline. It also serves /healthz and /metrics. It
-// decides nothing itself.
+// Package httpapi serves Discord's HTTP interactions endpoint: it bounds the
+// size of each request, checks its signature and age, refuses an interaction
+// already handled, hands the rest to the bot and writes its Response back:
+// inline when it has no files, through Discord's callback endpoint when it
+// has. It also serves /healthz and /metrics. It decides nothing itself.
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
+	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,13 +27,18 @@ import (
 // not answered within 3 s, and the reply itself needs a moment to travel.
 const replyWithin = 2500 * time.Millisecond
 
-// maxBody bounds an interaction request; real ones are a few kilobytes.
-const maxBody = 1 << 20
+// MaxBody bounds an interaction request; real ones are a few kilobytes. A
+// larger body gets 413 before its signature is checked.
+const MaxBody = 1 << 20
 
-// maxSkew is how old (or how far ahead) a signed timestamp may be. Discord's
+// MaxSkew is how old (or how far ahead) a signed timestamp may be. Discord's
 // signature covers the timestamp, so this stops a captured request being
 // replayed later.
-const maxSkew = 5 * time.Minute
+const MaxSkew = 5 * time.Minute
+
+// DefaultAPIURL is Discord's REST base, where callbacks with files go when
+// Options.APIURL is nil.
+const DefaultAPIURL = "https://discord.com/api/v10"
 
 // Deduper remembers which interactions were handled. FirstDelivery records
 // interactionID and reports whether this is the first time it was seen (in
@@ -42,18 +52,22 @@ type Deduper interface {
 type Options struct {
 	PublicKey ed25519.PublicKey // nil: only /healthz and /metrics are served
 	Logger    *slog.Logger
-	Now       func() time.Time // nil means time.Now
+	Now       func() time.Time // the application's clock; nil means time.Now
 	// Deduper refuses an interaction ID seen before; nil applies every
 	// validly signed, fresh request (single process, tests).
 	Deduper Deduper
+	// APIURL is Discord's REST base (DISCORD_API_URL), for callbacks that
+	// carry files; nil means DefaultAPIURL.
+	APIURL *url.URL
+	// Client sends callbacks; nil means a client with a short timeout.
+	Client *http.Client
 	// Ready is what /healthz asks: 503 with the reason while it reports an
 	// error; nil: always ready.
 	Ready Readier
 }
 
 // NewHandler serves Discord's HTTP interactions endpoint on
-// POST /interactions (signature-checked, replies inline as JSON), plus
-// GET /healthz and GET /metrics.
+// POST /interactions, plus GET /healthz and GET /metrics.
 func NewHandler(b *bot.Bot, opt Options) http.Handler {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -61,11 +75,21 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.Client == nil {
+		opt.Client = &http.Client{Timeout: replyWithin}
+	}
+	api := DefaultAPIURL
+	if opt.APIURL != nil {
+		api = opt.APIURL.String()
+	}
+	for len(api) > 0 && api[len(api)-1] == '/' {
+		api = api[:len(api)-1]
+	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /healthz", healthz(opt.Ready))
 	mux.Handle("GET /metrics", b.Metrics.Handler())
 	if opt.PublicKey != nil {
-		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt})
+		mux.Handle("POST /interactions", &interactionsHandler{bot: b, opt: opt, api: api})
 	}
 	return mux
 }
@@ -73,40 +97,130 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 type interactionsHandler struct {
 	bot *bot.Bot
 	opt Options
+	api string // REST base without a trailing slash
 }
 
+// buffers hold request bodies (timestamp + body: the signed message) between
+// requests, so a request allocates no buffer of its own.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// jsonType is the one Content-Type header value inline replies carry, shared
+// so setting it allocates nothing.
+var jsonType = []string{"application/json"}
+
 func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	if !h.fresh(r.Header.Get("X-Signature-Timestamp")) || !discordgo.VerifyInteraction(r, h.opt.PublicKey) {
+	// Size first: an honest Content-Length over the limit is refused without
+	// reading a byte; a lying or absent one is cut off by MaxBytesReader,
+	// which reads at most MaxBody+1 bytes.
+	if r.ContentLength > MaxBody {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	ts := r.Header.Get("X-Signature-Timestamp")
+	buf := buffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 { // keep the pool's buffers small
+			buf.Reset()
+			buffers.Put(buf)
+		}
+	}()
+	buf.Reset()
+	buf.WriteString(ts)
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxBody)); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "unreadable request", http.StatusBadRequest)
+		return
+	}
+	msg := buf.Bytes()
+	if !h.fresh(ts) || !verify(h.opt.PublicKey, r.Header.Get("X-Signature-Ed25519"), msg) {
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
+	// UnmarshalJSON directly: json.Unmarshal would validate the whole body
+	// once more before handing it to this same method, which validates and
+	// decodes it itself.
 	var i discordgo.Interaction
-	if err := json.NewDecoder(r.Body).Decode(&i); err != nil {
+	if err := i.UnmarshalJSON(msg[len(ts):]); err != nil {
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
 	defer cancel()
-	// Inline replies cannot carry files (Discord takes them only through the
-	// callback request), so the Response's note stands in for them.
-	resp := h.bot.ServeRecovering(ctx, &i).InteractionResponse(false)
-	body, err := json.Marshal(resp)
+	resp := h.serve(ctx, &i)
+	if len(resp.Files) > 0 && (resp.Kind == bot.Message || resp.Kind == bot.Update) {
+		err := h.callback(ctx, &i, resp)
+		if err == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		// Not acknowledged yet: the inline reply (with the note in place of
+		// the picture) still reaches the user.
+		h.opt.Logger.WarnContext(ctx, "http: callback with files failed; replying inline without them", "err", err, "interaction", i.ID)
+	}
+	// The request's bytes are decoded (json copies what it keeps), so their
+	// buffer holds the reply.
+	h.inline(w, &i, resp, msg[:0])
+}
+
+// serve answers i, unless it was handled before.
+func (h *interactionsHandler) serve(ctx context.Context, i *discordgo.Interaction) bot.Response {
+	if h.opt.Deduper != nil && mutates(i.Type) {
+		first, err := h.opt.Deduper.FirstDelivery(ctx, i.ID, h.opt.Now())
+		switch {
+		case err != nil:
+			h.opt.Logger.ErrorContext(ctx, "http: dedupe", "err", err, "interaction", i.ID)
+			return h.bot.Internal(i)
+		case !first:
+			h.opt.Logger.InfoContext(ctx, "http: interaction already handled", "interaction", i.ID)
+			return h.bot.Duplicate(i)
+		}
+	}
+	return h.bot.ServeRecovering(ctx, i)
+}
+
+// mutates reports whether an interaction of type t may change a table, so
+// that applying it twice would matter. PING and autocomplete only read.
+func mutates(t discordgo.InteractionType) bool {
+	return t != discordgo.InteractionPing && t != discordgo.InteractionApplicationCommandAutocomplete
+}
+
+// inline writes resp as the request's 200 JSON body; files, which Discord
+// ignores there, are replaced by the Response's note.
+func (h *interactionsHandler) inline(w http.ResponseWriter, i *discordgo.Interaction, resp bot.Response, scratch []byte) {
+	body, err := appendResponse(scratch, resp)
 	if err != nil {
 		h.opt.Logger.Error("http: encode reply", "err", err, "interaction", i.ID)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonType
 	w.Write(body)
 }
 
-// fresh reports whether a signature timestamp (Unix seconds) is recent.
+// fresh reports whether a signature timestamp (Unix seconds) is within
+// MaxSkew of the application's clock, either way.
 func (h *interactionsHandler) fresh(ts string) bool {
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {
 		return false
 	}
 	age := h.opt.Now().Sub(time.Unix(sec, 0))
-	return age < maxSkew && age > -maxSkew
+	return age <= MaxSkew && age >= -MaxSkew
+}
+
+// verify checks Discord's signature: Ed25519 over timestamp + body (msg),
+// hex-encoded in the X-Signature-Ed25519 header.
+func verify(key ed25519.PublicKey, sigHex string, msg []byte) bool {
+	var sig [ed25519.SignatureSize]byte
+	if len(sigHex) != 2*len(sig) {
+		return false
+	}
+	if _, err := hex.Decode(sig[:], []byte(sigHex)); err != nil {
+		return false
+	}
+	return ed25519.Verify(key, msg, sig[:])
 }

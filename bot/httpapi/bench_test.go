@@ -1,0 +1,81 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
+)
+
+// BenchmarkHTTPConnectFour is the whole request in one process, for
+// profiling (-cpuprofile, -memprofile): signed Connect Four interactions in
+// many channels at once (b.RunParallel: one channel a goroutine, its
+// requests in turn) through verify → decode → table → move → render →
+// encode, on a durable SQLite file. cmd/loadtest measures the real binary
+// over the network; this is where its CPU goes.
+func BenchmarkHTTPConnectFour(b *testing.B) {
+	s := newSigner(b)
+	s.now = time.Now() // SQLite stamps are real
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	now := func() time.Time { return s.now }
+	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now})})
+	h := NewHandler(bt, Options{PublicKey: s.pub, Now: now})
+	var channels, ids atomic.Uint64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		ch := strconv.FormatUint(910000000000100000+channels.Add(1), 10)
+		rng := rand.New(rand.NewPCG(1, channels.Load()))
+		var g *game.Game
+		step := 0
+		for pb.Next() {
+			var user, sub string
+			var opts []option
+			switch {
+			case step == 0:
+				user, sub, opts = alice, "new", []option{opt("rows", 6), opt("columns", 7), opt("win", 4), opt("gravity", true)}
+			case step == 1:
+				user, sub = bob, "join"
+			default:
+				col := rng.IntN(7)
+				for g.ColumnFull(col) {
+					col = rng.IntN(7)
+				}
+				user, sub, opts = []string{alice, bob}[g.Turn()], "move", []option{opt("position", strconv.Itoa(col))}
+				g.Play(g.Turn(), game.Coord{Col: col})
+			}
+			fields := commandFields(ch, user, sub, 0, opts)
+			fields["ID"] = strconv.FormatUint(1180000000000000000+ids.Add(1), 10)
+			body := rawInteraction(b, "command.json", fields)
+			r := s.request(body, s.now)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			w := serve(h, r)
+			if w.Code != http.StatusOK || bytes.Contains(w.Body.Bytes(), []byte(`"flags":64`)) {
+				b.Fatalf("%s %s refused: %s", user, sub, w.Body)
+			}
+			switch {
+			case step == 1:
+				g, _ = game.New(game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, game.Fast, []rune("XO"))
+				step = 2
+			case step == 2 && g.Over():
+				step = 0
+			case step == 0:
+				step = 1
+			}
+		}
+	})
+}

@@ -1,0 +1,130 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
+)
+
+// MaxFiles is how many attachments one message may carry (Discord's
+// attachments maxItems).
+const MaxFiles = 10
+
+// attachment names one uploaded file in payload_json: its id is the n of the
+// multipart part files[n] (Discord's MessageAttachmentRequest).
+type attachment struct {
+	ID       string `json:"id"`
+	Filename string `json:"filename"`
+}
+
+// callbackData is the message of a callback with files: the inline reply's
+// data plus the attachments that name the uploaded parts.
+type callbackData struct {
+	*discordgo.InteractionResponseData
+	Attachments []attachment `json:"attachments"`
+}
+
+type callbackPayload struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data callbackData                      `json:"data"`
+}
+
+// callback answers interaction i with resp, files attached, through
+// Discord's REST endpoint: a multipart POST to
+// {APIURL}/interactions/{id}/{token}/callback with the message in the part
+// payload_json and file n in the part files[n]. Discord takes files only
+// this way (an inline response body cannot carry them); the HTTP request is
+// then answered 202 with no body. Rendering and the POST stay within ctx,
+// inside Discord's 3 s window, so when they fail the interaction is still
+// unanswered and can be answered inline.
+func (h *interactionsHandler) callback(ctx context.Context, i *discordgo.Interaction, resp bot.Response) error {
+	if i.ID == "" || i.Token == "" {
+		return errors.New("interaction without id or token")
+	}
+	wire := resp.InteractionResponse(true)
+	if wire.Data == nil || len(wire.Data.Files) == 0 {
+		return errors.New("no file could be rendered")
+	}
+	files := wire.Data.Files
+	if len(files) > MaxFiles {
+		files = files[:MaxFiles]
+	}
+	payload := callbackPayload{Type: wire.Type, Data: callbackData{InteractionResponseData: wire.Data}}
+	for n, f := range files {
+		payload.Data.Attachments = append(payload.Data.Attachments, attachment{ID: strconv.Itoa(n), Filename: f.Name})
+	}
+	body, contentType, err := multipartBody(payload, files)
+	if err != nil {
+		return err
+	}
+	u := h.api + "/interactions/" + url.PathEscape(i.ID) + "/" + url.PathEscape(i.Token) + "/callback"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
+	if err != nil {
+		return errors.New("callback URL: unusable") // the URL holds the interaction's token: not logged
+	}
+	req.Header.Set("Content-Type", contentType)
+	res, err := h.opt.Client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL holds the interaction's token: not logged
+		}
+		return fmt.Errorf("callback: %w", err)
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("callback: Discord answered %s", res.Status)
+	}
+	return nil
+}
+
+// multipartBody writes payload and files as Discord's multipart form:
+// payload_json (application/json), then files[n] with each file's name and
+// content type.
+func multipartBody(payload callbackPayload, files []*discordgo.File) (io.Reader, string, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="payload_json"`)
+	h.Set("Content-Type", "application/json")
+	part, err := mw.CreatePart(h)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := json.NewEncoder(part).Encode(payload); err != nil {
+		return nil, "", err
+	}
+	for n, f := range files {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename=%q`, n, f.Name))
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h.Set("Content-Type", ct)
+		part, err := mw.CreatePart(h)
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := io.Copy(part, f.Reader); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return nil, "", err
+	}
+	return &buf, mw.FormDataContentType(), nil
+}

@@ -1,0 +1,221 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
+)
+
+// appendResponse appends resp's inline wire form (no files) to dst: the
+// bytes json.Marshal writes for resp.InteractionResponse(false).
+//
+// Every accepted move is answered with a message of buttons, and
+// encoding/json spends most of its time there on reflection and on
+// discordgo's MarshalJSON methods (each re-marshals an anonymous struct).
+// The shapes the bot sends on that path (content, flags, allowed_mentions,
+// action rows of plain buttons) are written directly; anything else goes
+// through json.Marshal. A test holds both to the same bytes.
+func appendResponse(dst []byte, resp bot.Response) ([]byte, error) {
+	wire := resp.InteractionResponse(false)
+	if out, ok := appendFast(dst, wire); ok {
+		return out, nil
+	}
+	body, err := json.Marshal(wire)
+	return append(dst, body...), err
+}
+
+// appendFast writes r as json.Marshal would, or reports false (and nothing
+// is to be used) when r holds something it does not handle.
+func appendFast(dst []byte, r *discordgo.InteractionResponse) ([]byte, bool) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if r.Type != 0 {
+		dst = append(dst, `"type":`...)
+		dst = strconv.AppendInt(dst, int64(r.Type), 10)
+	}
+	if d := r.Data; d != nil {
+		if len(d.Embeds) > 0 || d.Attachments != nil || d.Poll != nil || len(d.Choices) > 0 || d.CustomID != "" || d.Title != "" {
+			return dst[:start], false
+		}
+		if r.Type != 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"data":{"tts":`...)
+		dst = strconv.AppendBool(dst, d.TTS)
+		dst = append(dst, `,"content":`...)
+		dst = appendString(dst, d.Content)
+		dst = append(dst, `,"components":`...)
+		var ok bool
+		if dst, ok = appendComponents(dst, d.Components); !ok {
+			return dst[:start], false
+		}
+		dst = append(dst, `,"embeds":`...)
+		if d.Embeds == nil {
+			dst = append(dst, "null"...)
+		} else {
+			dst = append(dst, "[]"...)
+		}
+		if m := d.AllowedMentions; m != nil {
+			dst = append(dst, `,"allowed_mentions":{"parse":`...)
+			if m.Parse == nil {
+				dst = append(dst, "null"...)
+			} else {
+				dst = append(dst, '[')
+				for k, p := range m.Parse {
+					if k > 0 {
+						dst = append(dst, ',')
+					}
+					dst = appendString(dst, string(p))
+				}
+				dst = append(dst, ']')
+			}
+			if len(m.Roles) > 0 {
+				dst = append(dst, `,"roles":`...)
+				dst = appendStrings(dst, m.Roles)
+			}
+			if len(m.Users) > 0 {
+				dst = append(dst, `,"users":`...)
+				dst = appendStrings(dst, m.Users)
+			}
+			dst = append(dst, `,"replied_user":`...)
+			dst = strconv.AppendBool(dst, m.RepliedUser)
+			dst = append(dst, '}')
+		}
+		if d.Flags != 0 {
+			dst = append(dst, `,"flags":`...)
+			dst = strconv.AppendInt(dst, int64(d.Flags), 10)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}'), true
+}
+
+// appendComponents writes action rows of buttons; other components (or a
+// button with an emoji) report false.
+func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool) {
+	if cs == nil {
+		return append(dst, "null"...), true
+	}
+	dst = append(dst, '[')
+	for k, c := range cs {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		var ok bool
+		switch c := c.(type) {
+		case discordgo.ActionsRow:
+			dst = append(dst, `{"components":`...)
+			if dst, ok = appendComponents(dst, c.Components); !ok {
+				return dst, false
+			}
+			if c.ID != 0 {
+				dst = append(dst, `,"id":`...)
+				dst = strconv.AppendInt(dst, int64(c.ID), 10)
+			}
+			dst = append(dst, `,"type":`...)
+			dst = strconv.AppendInt(dst, int64(c.Type()), 10)
+			dst = append(dst, '}')
+		case discordgo.Button:
+			if c.Emoji != nil {
+				return dst, false
+			}
+			if c.Style == 0 {
+				c.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
+			}
+			dst = append(dst, `{"label":`...)
+			dst = appendString(dst, c.Label)
+			dst = append(dst, `,"style":`...)
+			dst = strconv.AppendInt(dst, int64(c.Style), 10)
+			dst = append(dst, `,"disabled":`...)
+			dst = strconv.AppendBool(dst, c.Disabled)
+			for _, f := range [...]struct{ name, value string }{{"url", c.URL}, {"custom_id", c.CustomID}, {"sku_id", c.SKUID}} {
+				if f.value != "" {
+					dst = append(dst, `,"`...)
+					dst = append(dst, f.name...)
+					dst = append(dst, `":`...)
+					dst = appendString(dst, f.value)
+				}
+			}
+			if c.ID != 0 {
+				dst = append(dst, `,"id":`...)
+				dst = strconv.AppendInt(dst, int64(c.ID), 10)
+			}
+			dst = append(dst, `,"type":`...)
+			dst = strconv.AppendInt(dst, int64(c.Type()), 10)
+			dst = append(dst, '}')
+		default:
+			return dst, false
+		}
+	}
+	return append(dst, ']'), true
+}
+
+func appendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for k, s := range ss {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string the way encoding/json does by
+// default: <, > and & as \u escapes (HTML-safe), control characters
+// escaped, invalid UTF-8 as U+FFFD, and U+2028/U+2029 escaped.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,69 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot"
+)
+
+// TestAppendResponseMatchesJSON holds the hand-written encoder to
+// encoding/json's bytes for every shape a Response takes.
+func TestAppendResponseMatchesJSON(t *testing.T) {
+	buttons := []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "0", Style: discordgo.SecondaryButton, CustomID: "col/3/0"},
+			discordgo.Button{Label: "Join & <play>", CustomID: "join/1", Disabled: true, ID: 7},
+			discordgo.Button{Label: "link", Style: discordgo.LinkButton, URL: "https://example.com/?a=1&b=2"},
+		}},
+		discordgo.ActionsRow{ID: 3, Components: []discordgo.MessageComponent{discordgo.Button{Label: "\u2028\x01\xff\"\\\t\n\r\b\f", CustomID: "x"}}},
+	}
+	hard := "Player **X** (<@800000000000000001>) won! `a\"b` — ⭕ é \u2029 \x7f \xc3"
+	cases := map[string]bot.Response{
+		"Pong":            {Kind: bot.Pong},
+		"ChoicesFallback": {Kind: bot.Choices, Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "a", Value: "b"}}},
+		"NoChoices":       {Kind: bot.Choices},
+		"Public":          {Kind: bot.Message, Content: hard, Ping: []string{"800000000000000001"}, Components: buttons},
+		"Ephemeral":       {Kind: bot.Message, Ephemeral: true, Content: "not your turn"},
+		"UpdateCleared":   {Kind: bot.Update, Content: "board", Components: []discordgo.MessageComponent{}},
+		"NoFilesNote":     {Kind: bot.Message, Content: "board", Files: []bot.File{{Name: "board.png"}}, NoFiles: "(no picture)"},
+		"EmojiFallback": {Kind: bot.Message, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "e", CustomID: "e", Emoji: &discordgo.ComponentEmoji{Name: "⭕"}}}}}},
+		"SelectFallback": {Kind: bot.Message, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: "s", Options: []discordgo.SelectMenuOption{{Label: "a", Value: "a"}}}}}}},
+	}
+	for name, resp := range cases {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(resp.InteractionResponse(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := appendResponse([]byte("prefix"), resp)
+			if err != nil || !bytes.Equal(got, append([]byte("prefix"), want...)) {
+				t.Fatalf("appendResponse (%v):\n got %s\nwant prefix%s", err, got, want)
+			}
+		})
+	}
+}
+
+func BenchmarkAppendResponse(b *testing.B) {
+	resp := bot.Response{Kind: bot.Message, Content: "**X** <@800000000000000001> played column 3.\n```\n 0 1 2\n. X .\n```\nTurn: **O**",
+		Ping: []string{"800000000000000002"}, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "0", Style: discordgo.SecondaryButton, CustomID: "col/3/0"}, discordgo.Button{Label: "1", Style: discordgo.SecondaryButton, CustomID: "col/3/1"}}}}}
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		var buf []byte
+		for b.Loop() {
+			buf, _ = appendResponse(buf[:0], resp)
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			json.Marshal(resp.InteractionResponse(false))
+		}
+	})
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary serve the bound, as the tool does: Run
+// starts its own executable with boundArg.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 3 && os.Args[1] == boundArg {
+		if err := serveBound(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestSmoke builds the real binary and drives a few requests a channel
+// through it and the bound: the tool works end to end. It measures nothing
+// and asserts no speed.
+func TestSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	var log bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// 2 channels × 12 requests: /ttt new, join and ten moves of Connect Four.
+	rep, err := Run(ctx, Config{Channels: 2, DB: "sqlite", Dir: t.TempDir(), Phases: 1, Requests: 12, Log: &log}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatalf("%v\nbot's log:\n%s", err, log.Bytes())
+	}
+	for _, kind := range []string{"bot", "bound"} {
+		p := rep.Pooled(kind)
+		if len(p.Latencies) != 2*12 || p.Refused+p.Failed != 0 {
+			t.Errorf("%s: %d replies, %d refused, %d failed (%s)\nbot's log:\n%s", kind, len(p.Latencies), p.Refused, p.Failed, p.FirstError, log.Bytes())
+		}
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	if !bytes.Contains(out.Bytes(), []byte("ratio bot/bound")) {
+		t.Errorf("report without the ratio:\n%s", out.Bytes())
+	}
+}
+
+func TestChannelScript(t *testing.T) {
+	// Every game the script plays ends: after a finished game it opens the next.
+	ch := newChannel(1, 0, nil)
+	games := 0
+	for range 1000 {
+		before := ch.step
+		ch.done(true)
+		if before == stepMove && ch.step == stepNew {
+			games++
+		}
+		if ch.step == stepMove {
+			ch.sim.planned = ch.sim.pick(ch.rng)
+		}
+	}
+	if games < 10 {
+		t.Fatalf("%d games in 1000 accepted requests", games)
+	}
+}

@@ -1,0 +1,92 @@
+// Command loadtest measures what a user of the HTTP endpoint gets: it builds
+// and starts the real tttbot binary on a durable database (an SQLite file on
+// a real disk, or PostgreSQL), drives N channels of signed interactions
+// (Connect Four games: /ttt new, /ttt join, moves; each channel's requests
+// one after another, the channels at once), and in the same run drives "the
+// bound": a minimal server, in its own process, that only verifies the
+// Ed25519 signature and writes a JSON reply. Phases alternate bot, bound,
+// bot, bound… so both see the same machine; it reports each phase, the
+// throughput and p50/p99 latency of both, and the ratios.
+//
+//	go run ./cmd/loadtest -channels 16,64 -db sqlite
+//	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable
+//	go run ./cmd/loadtest -channels 16 -phases 1 -phase 5m -rss 10s   (memory over a long load)
+//
+// It is a separate command, not a `tttbot bench` subcommand, so that the
+// binary measured is exactly the one shipped (no load generator or bound
+// server linked in, main.go untouched) and the load generator is never a
+// thing a deployment can run by accident. It is a benchmark: nothing in it
+// fails on a slow machine; its smoke test only checks that a few requests
+// get through.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 2 && os.Args[1] == boundArg {
+		// The bound, started by this tool in its own process.
+		if err := serveBound(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest bound:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var (
+		cfg      Config
+		channels string
+	)
+	flag.StringVar(&channels, "channels", "16", "comma-separated numbers of channels to drive, one run each (e.g. 16,64)")
+	flag.StringVar(&cfg.DB, "db", "sqlite", "sqlite (a new file under -dir) or a postgres:// URL")
+	flag.StringVar(&cfg.Dir, "dir", os.TempDir(), "where the SQLite file and the built binary go (a real disk: tmpfs is refused)")
+	flag.StringVar(&cfg.Bin, "bin", "", "a built tttbot binary (default: go build the module in the current directory)")
+	flag.DurationVar(&cfg.Phase, "phase", 10*time.Second, "length of one phase")
+	flag.IntVar(&cfg.Phases, "phases", 3, "bot phases (each followed by a bound phase)")
+	flag.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "load before the first phase, not measured")
+	flag.DurationVar(&cfg.RSSEvery, "rss", 0, "sample the bot's RSS this often (0: only at phase ends)")
+	flag.BoolVar(&cfg.NoBound, "no-bound", false, "drive the bot only (e.g. a long memory run)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	for _, c := range strings.Split(channels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(c))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "loadtest: -channels %q: want numbers like 16,64\n", channels)
+			os.Exit(2)
+		}
+		cfg.Channels = n
+		rep, err := Run(ctx, cfg, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		rep.Print(os.Stdout)
+	}
+}
+
+// Config is one run.
+type Config struct {
+	Channels int
+	DB       string // "sqlite" or a postgres:// URL
+	Dir      string
+	Bin      string
+	Phase    time.Duration
+	Phases   int
+	Warmup   time.Duration
+	RSSEvery time.Duration
+	NoBound  bool
+	// Requests, when positive, ends each phase after this many requests a
+	// channel instead of after Phase (the smoke test).
+	Requests int
+	// Log receives the bot's and the bound's stderr; nil discards it.
+	Log io.Writer
+}

@@ -1,0 +1,555 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	crand "crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// tmpfsMagic is Linux's f_type of a tmpfs file system, where fsync costs
+// nothing and "durable" would be a lie.
+const tmpfsMagic = 0x01021994
+
+// Run builds (unless cfg.Bin is set) and starts the bot and the bound, drives
+// them in alternating phases, stops them and reports. progress gets one line
+// a phase as it ends.
+func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	// Both processes' output goes to one writer, each copied by its own
+	// goroutine.
+	cfg.Log = &lockedWriter{w: cfg.Log}
+	dir, err := os.MkdirTemp(cfg.Dir, "loadtest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return nil, err
+	}
+	if st.Type == tmpfsMagic && cfg.DB == "sqlite" {
+		return nil, fmt.Errorf("%s is on tmpfs: SQLite's fsync would cost nothing; give -dir on a real disk", dir)
+	}
+	bin := cfg.Bin
+	if bin == "" {
+		if bin, err = build(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
+	dbURL := cfg.DB
+	if dbURL == "sqlite" {
+		dbURL = "sqlite://" + filepath.Join(dir, "tttbot.db")
+	}
+	pub, priv, err := ed25519.GenerateKey(crand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	botAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	boundAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"HTTP_ADDR=" + botAddr, "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "DATABASE_URL=" + dbURL, "LOG_LEVEL=warn"}
+	botProc, err := start(ctx, dir, env, cfg.Log, bin)
+	if err != nil {
+		return nil, err
+	}
+	defer stopProc(botProc)
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	var boundProc *exec.Cmd
+	if !cfg.NoBound {
+		if boundProc, err = start(ctx, dir, env, cfg.Log, self, boundArg, boundAddr, hex.EncodeToString(pub)); err != nil {
+			return nil, err
+		}
+		defer stopProc(boundProc)
+	}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
+	}}
+	defer client.CloseIdleConnections()
+	for _, addr := range []string{botAddr, boundAddr}[:2-b2i(cfg.NoBound)] {
+		if err := waitHealthy(ctx, client, addr); err != nil {
+			return nil, err
+		}
+	}
+
+	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(botProc.Process.Pid)}
+	seed := uint64(time.Now().UnixNano())
+	chans := make([]*channel, cfg.Channels)
+	for n := range chans {
+		chans[n] = newChannel(seed, n, priv)
+	}
+	drive := func(kind string, addr string, d time.Duration, requests int) Phase {
+		return runPhase(ctx, client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+	}
+	if cfg.Warmup > 0 && cfg.Requests == 0 {
+		drive("bot", botAddr, cfg.Warmup, 0)
+	}
+	var sampler sync.WaitGroup
+	stopSampling := make(chan struct{})
+	if cfg.RSSEvery > 0 {
+		sampler.Go(func() {
+			t := time.NewTicker(cfg.RSSEvery)
+			defer t.Stop()
+			begin := time.Now()
+			for {
+				select {
+				case <-stopSampling:
+					return
+				case now := <-t.C:
+					kb := rssKB(botProc.Process.Pid)
+					heap := heapInuseKB(client, botAddr)
+					rep.RSS = append(rep.RSS, RSSSample{At: now.Sub(begin), KB: kb, HeapKB: heap})
+					fmt.Fprintf(progress, "  rss %6.0fs %7d kB  (Go heap in use %d kB)\n", now.Sub(begin).Seconds(), kb, heap)
+				}
+			}
+		})
+	}
+	for range cfg.Phases {
+		if ctx.Err() != nil {
+			break
+		}
+		p := drive("bot", botAddr, cfg.Phase, cfg.Requests)
+		p.RSSKB = rssKB(botProc.Process.Pid)
+		rep.Phases = append(rep.Phases, p)
+		fmt.Fprintln(progress, " ", p)
+		if cfg.NoBound {
+			continue
+		}
+		p = drive("bound", boundAddr, cfg.Phase, cfg.Requests)
+		rep.Phases = append(rep.Phases, p)
+		fmt.Fprintln(progress, " ", p)
+	}
+	close(stopSampling)
+	sampler.Wait()
+	if err := botProc.Process.Signal(syscall.Signal(0)); err != nil {
+		return rep, fmt.Errorf("the bot died during the run: %v", err)
+	}
+	return rep, ctx.Err()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// build compiles the module the current directory belongs to into dir.
+func build(ctx context.Context, dir string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
+		return "", fmt.Errorf("not inside the tttbot module: %v", err)
+	}
+	bin := filepath.Join(dir, "tttbot")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(out)))
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, msg)
+	}
+	return bin, nil
+}
+
+// start runs name in dir (where no .env lies) with exactly env.
+func start(ctx context.Context, dir string, env []string, log io.Writer, name string, args ...string) (*exec.Cmd, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, log, log
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return cmd, nil
+}
+
+// stopProc asks a process to finish (SIGTERM: the bot finishes replies in
+// flight and closes its store), then waits for it.
+func stopProc(cmd *exec.Cmd) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func waitHealthy(ctx context.Context, c *http.Client, addr string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := c.Get("http://" + addr + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("%s never answered /healthz: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// rssKB is a process's resident set size (VmRSS), 0 when unknown.
+func rssKB(pid int) int {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return kb
+		}
+	}
+	return 0
+}
+
+func redactDB(db string) string {
+	if i := strings.Index(db, "@"); i >= 0 {
+		if j := strings.Index(db, "://"); j >= 0 && j < i {
+			return db[:j+3] + "…" + db[i:]
+		}
+	}
+	return db
+}
+
+// runPhase drives every channel at url for d (or requests a channel),
+// advancing the games only when apply is set (the bot; the bound applies
+// nothing).
+func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*channel, apply bool, d time.Duration, requests int) Phase {
+	// The phase ends by starting no new request; one in flight finishes, so
+	// the channel's script stays in step with what the bot applied.
+	stopAt := time.Now().Add(d)
+	over := func(k int) bool {
+		if requests > 0 {
+			return k >= requests || ctx.Err() != nil
+		}
+		return !time.Now().Before(stopAt) || ctx.Err() != nil
+	}
+	// Connections left idle by the last phase may be closed by the server
+	// (its idle timeout is its read timeout, 10 s, about a phase) just as
+	// they are reused, which fails a POST: each phase opens its own.
+	c.CloseIdleConnections()
+	lat := make([][]time.Duration, len(chans))
+	refused := make([]int, len(chans))
+	failed := make([]int, len(chans))
+	firstErr := make([]string, len(chans))
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for n, ch := range chans {
+		wg.Go(func() {
+			for k := 0; !over(k); k++ {
+				body, sig, ts := ch.next()
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-Signature-Ed25519", sig)
+				req.Header.Set("X-Signature-Timestamp", ts)
+				t0 := time.Now()
+				res, err := c.Do(req)
+				var reply []byte
+				if err == nil {
+					reply, err = io.ReadAll(res.Body)
+					res.Body.Close()
+					if err == nil && res.StatusCode != http.StatusOK {
+						err = fmt.Errorf("%s: %s", res.Status, bytes.TrimSpace(reply))
+					}
+				}
+				if ctx.Err() != nil {
+					return // interrupted: not counted
+				}
+				lat[n] = append(lat[n], time.Since(t0))
+				ok := err == nil && !bytes.Contains(reply, []byte(`"flags":64`))
+				switch {
+				case err != nil:
+					failed[n]++
+					if firstErr[n] == "" {
+						firstErr[n] = err.Error()
+					}
+				case !ok:
+					refused[n]++
+					if firstErr[n] == "" {
+						firstErr[n] = "refused: " + string(reply)
+					}
+				}
+				if apply {
+					ch.done(ok)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	p := Phase{Kind: kind, Elapsed: time.Since(begin)}
+	var all []time.Duration
+	for n := range chans {
+		all = append(all, lat[n]...)
+		p.Refused += refused[n]
+		p.Failed += failed[n]
+		if p.FirstError == "" {
+			p.FirstError = firstErr[n]
+		}
+	}
+	p.Latencies = all
+	return p
+}
+
+// channel is one channel's conversation: Connect Four games one after
+// another between two users, the moves chosen at random among the columns
+// not full, followed locally so every request is one the bot accepts.
+type channel struct {
+	id, alice, bob string
+	priv           ed25519.PrivateKey
+	rng            *rand.Rand
+	ids            uint64
+	step           step
+	sim            *connectFour
+}
+
+type step uint8
+
+const (
+	stepNew step = iota
+	stepJoin
+	stepMove
+	stepEnd // after an unexpected refusal: end whatever is open, start again
+)
+
+func newChannel(seed uint64, n int, priv ed25519.PrivateKey) *channel {
+	base := 1_000_000_000_000_000_000 + seed%1_000_000_000_000_000 // snowflake-sized, new each run
+	return &channel{
+		id:    strconv.FormatUint(base+uint64(n), 10),
+		alice: strconv.FormatUint(base+1_000_000+2*uint64(n), 10),
+		bob:   strconv.FormatUint(base+1_000_000+2*uint64(n)+1, 10),
+		priv:  priv,
+		rng:   rand.New(rand.NewPCG(seed, uint64(n))),
+		ids:   (base + uint64(n)*1_000_000_000) * 1,
+	}
+}
+
+// next is the channel's next request, signed now: body, signature, timestamp.
+func (c *channel) next() ([]byte, string, string) {
+	c.ids++
+	id := strconv.FormatUint(c.ids, 10)
+	var body []byte
+	switch c.step {
+	case stepNew:
+		body = command(id, c.id, c.alice, "new", `{"type":4,"name":"rows","value":6},{"type":4,"name":"columns","value":7},`+
+			`{"type":4,"name":"win","value":4},{"type":5,"name":"gravity","value":true}`)
+	case stepJoin:
+		body = command(id, c.id, c.bob, "join", "")
+	case stepMove:
+		user := c.alice
+		if c.sim.turn == 1 {
+			user = c.bob
+		}
+		col := c.sim.pick(c.rng)
+		c.sim.planned = col
+		body = command(id, c.id, user, "move", `{"type":3,"name":"position","value":"`+strconv.Itoa(col)+`"}`)
+	case stepEnd:
+		body = command(id, c.id, c.alice, "end", "")
+	}
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	sig := ed25519.Sign(c.priv, append([]byte(ts), body...))
+	return body, hex.EncodeToString(sig), ts
+}
+
+// done advances the conversation after the bot answered the last request
+// (accepted: ok).
+func (c *channel) done(ok bool) {
+	switch {
+	case !ok:
+		c.step = stepEnd
+	case c.step == stepNew:
+		c.step = stepJoin
+	case c.step == stepJoin:
+		c.sim = newConnectFour()
+		c.step = stepMove
+	case c.step == stepMove:
+		if c.sim.play(c.sim.planned) {
+			c.step = stepNew
+		}
+	case c.step == stepEnd:
+		c.step = stepNew
+	}
+}
+
+// command is a /ttt sub interaction as Discord sends it, options given as
+// the JSON inside the subcommand's options array.
+func command(id, ch, user, sub, opts string) []byte {
+	return []byte(`{"id":"` + id + `","application_id":"1000000000000000001","type":2,"token":"aW50ZXJhY3Rpb24tdG9rZW4tZm9yLWxvYWQ","version":1,` +
+		`"guild_id":"900000000000000001","channel_id":"` + ch + `","channel":{"id":"` + ch + `","type":0,"guild_id":"900000000000000001","name":"games"},` +
+		`"member":{"user":{"id":"` + user + `","username":"player` + user + `","global_name":"Player","discriminator":"0","avatar":null},` +
+		`"roles":[],"permissions":"0","joined_at":"2024-03-01T12:00:00.000000+00:00","nick":null,"deaf":false,"mute":false,"flags":0},` +
+		`"data":{"id":"1200000000000000001","name":"ttt","type":1,"options":[{"type":1,"name":"` + sub + `","options":[` + opts + `]}]},` +
+		`"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US","entitlements":[],` +
+		`"authorizing_integration_owners":{"0":"900000000000000001"},"context":0}`)
+}
+
+// Phase is one phase's measurements.
+type Phase struct {
+	Kind       string // "bot" or "bound"
+	Elapsed    time.Duration
+	Latencies  []time.Duration
+	Refused    int // answered, but ephemeral: a refusal the script did not expect
+	Failed     int // not 200, or no answer
+	FirstError string
+	RSSKB      int // the bot's RSS at the phase's end (bot phases)
+}
+
+// Throughput is replies a second.
+func (p Phase) Throughput() float64 { return float64(len(p.Latencies)) / p.Elapsed.Seconds() }
+
+func (p Phase) String() string {
+	s := fmt.Sprintf("%-5s %6d req in %5.1fs: %7.0f/s  p50 %6.2fms  p99 %6.2fms", p.Kind, len(p.Latencies), p.Elapsed.Seconds(),
+		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
+	if p.RSSKB > 0 {
+		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
+	}
+	if p.Refused+p.Failed > 0 {
+		s += fmt.Sprintf("  refused %d failed %d (first: %.200s)", p.Refused, p.Failed, p.FirstError)
+	}
+	return s
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func quantile(lat []time.Duration, q float64) time.Duration {
+	if len(lat) == 0 {
+		return 0
+	}
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
+
+// RSSSample is the bot's resident memory at a time into the run, and the
+// part of it that is Go heap in use (from /metrics; the rest is the
+// runtime, SQLite's own allocations and mapped files).
+type RSSSample struct {
+	At     time.Duration
+	KB     int
+	HeapKB int
+}
+
+// heapInuseKB reads go_memstats_heap_inuse_bytes from the bot's /metrics;
+// 0 when unknown.
+func heapInuseKB(c *http.Client, addr string) int {
+	res, err := c.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return int(f / 1024)
+		}
+	}
+	return 0
+}
+
+// Report is one run: the phases, and both kinds pooled.
+type Report struct {
+	Channels int
+	DB       string
+	Start    int // the bot's RSS before the load, kB
+	Phases   []Phase
+	RSS      []RSSSample
+}
+
+// Pooled is every phase of kind together: throughput is all replies over all
+// their time.
+func (r *Report) Pooled(kind string) Phase {
+	p := Phase{Kind: kind}
+	for _, ph := range r.Phases {
+		if ph.Kind == kind {
+			p.Elapsed += ph.Elapsed
+			p.Latencies = append(p.Latencies, ph.Latencies...)
+			p.Refused += ph.Refused
+			p.Failed += ph.Failed
+		}
+	}
+	return p
+}
+
+// Print writes the summary: both kinds pooled, the ratios, and the spread
+// of the bot's phases (the noise).
+func (r *Report) Print(w io.Writer) {
+	bot, bound := r.Pooled("bot"), r.Pooled("bound")
+	fmt.Fprintf(w, "== %d channels, %s\n", r.Channels, r.DB)
+	fmt.Fprintln(w, "  ", bot)
+	var lo, hi float64
+	for _, ph := range r.Phases {
+		if ph.Kind == "bot" {
+			t := ph.Throughput()
+			if lo == 0 || t < lo {
+				lo = t
+			}
+			hi = max(hi, t)
+		}
+	}
+	if len(bound.Latencies) == 0 {
+		fmt.Fprintf(w, "   bot phases %.0f–%.0f/s\n", lo, hi)
+		return
+	}
+	fmt.Fprintln(w, "  ", bound)
+	fmt.Fprintf(w, "   ratio bot/bound: throughput %.2f×  p50 %.1f×  p99 %.1f×   (bot phases %.0f–%.0f/s)\n",
+		bot.Throughput()/bound.Throughput(),
+		ms(quantile(bot.Latencies, 0.5))/ms(quantile(bound.Latencies, 0.5)),
+		ms(quantile(bot.Latencies, 0.99))/ms(quantile(bound.Latencies, 0.99)), lo, hi)
+}
+
+// lockedWriter lets several goroutines write to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
