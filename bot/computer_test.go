@@ -37,8 +37,12 @@ func TestComputerOpponent(t *testing.T) {
 	if !strings.Contains(text, "Player O (the computer (hard)) won!") {
 		t.Fatalf("Hard should beat first-free-cell play:\n%s", text)
 	}
-	if board := publicText(t, h.as(alice, "leaderboard")); !strings.Contains(board, "1. the computer (hard) — 1 W") {
+	// Counted in the record, not rated: games against the computer are not.
+	if board := publicText(t, h.as(alice, "leaderboard")); !strings.Contains(board, "No rated games") {
 		t.Fatalf("leaderboard:\n%s", board)
+	}
+	if stats := publicText(t, h.as(alice, "stats")); !strings.Contains(stats, "0 wins, 1 loss") || strings.Contains(stats, "rating") {
+		t.Fatalf("stats:\n%s", stats)
 	}
 	// The rematch rotates the seats: the computer starts, in the same reply.
 	re := publicText(t, h.as(alice, "rematch"))

@@ -354,33 +354,6 @@ func tokensOf(board string) []rune {
 	return order[:min(len(order), game.MaxPlayers)]
 }
 
-// leaderboardSize is how many players /ttt leaderboard lists.
-const leaderboardSize = 10
-
-func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
-	user := in.User
-	id, _, ok, err := in.UserOption(optUser)
-	if err != nil {
-		return Response{}, err
-	}
-	if ok {
-		user = id
-	}
-	t, err := b.tables.Store().Tally(ctx, in.Guild, user)
-	if err != nil {
-		return Response{}, err
-	}
-	return public(statsText(in.Public, in.DM(), user, t)), nil
-}
-
-func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error) {
-	ts, err := b.tables.Store().Leaderboard(ctx, in.Guild, leaderboardSize)
-	if err != nil {
-		return Response{}, err
-	}
-	return public(leaderboardText(in.Public, in.DM(), ts)), nil
-}
-
 // helpKeys are the paragraphs of /ttt help, in order.
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
 	"help.board", "help.check", "help.marks", "help.install"}

@@ -79,7 +79,7 @@ func TestClassicGameToAWin(t *testing.T) {
 	if text := publicText(t, h.as(bob, "stats")); !strings.Contains(text, "0 wins, 1 loss") {
 		t.Errorf("bob's stats: %s", text)
 	}
-	if text := publicText(t, h.as(bob, "leaderboard")); !strings.Contains(text, "1. <@"+alice+"> — 1 W · 0 L · 0 D") {
+	if text := publicText(t, h.as(bob, "leaderboard")); !strings.Contains(text, "1. <@"+alice+"> — rating 1165") {
 		t.Errorf("leaderboard: %s", text)
 	}
 	history := publicText(t, h.as(carol, "board"))

@@ -30,6 +30,9 @@ const (
 	ButtonColumn
 	ButtonJoin
 	ButtonRematch
+	RouteHistory
+	RouteReplay
+	ButtonHistory
 )
 
 // String names the route as metrics and logs show it: "/ttt move",
@@ -77,7 +80,7 @@ type routeEntry struct {
 // "ttt:" prefix that matches none of them is from an older (or newer) board,
 // and is refused with words saying so. Change a format only by adding a
 // pattern with a new kind ("cell2"), never by changing one in place.
-var routeTable [ButtonRematch + 1]routeEntry
+var routeTable [ButtonHistory + 1]routeEntry
 
 // commandRoutes finds a subcommand's route by name.
 var commandRoutes = map[string]Route{}
@@ -97,11 +100,15 @@ func init() {
 		RouteCheck:       {route: RouteCheck, command: "check", query: (*Bot).check},
 		RouteStats:       {route: RouteStats, command: "stats", query: (*Bot).stats},
 		RouteLeaderboard: {route: RouteLeaderboard, command: "leaderboard", query: (*Bot).leaderboard},
+		RouteHistory:     {route: RouteHistory, command: "history", query: (*Bot).history},
+		RouteReplay:      {route: RouteReplay, command: "replay", query: (*Bot).replay},
 		RouteHelp:        {route: RouteHelp, command: "help", query: (*Bot).help},
 		ButtonCell:       {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
 		ButtonColumn:     {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
 		ButtonJoin:       {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
 		ButtonRematch:    {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
+		// A page of /ttt history: whose, and how many games to skip.
+		ButtonHistory: {route: ButtonHistory, button: "ttt:hist:{user}:{offset int}", query: (*Bot).clickHistory},
 	}
 	for _, e := range routeTable {
 		if e.command != "" {

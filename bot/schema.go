@@ -37,7 +37,19 @@ const (
 	optBoard    = "board"
 	optUser     = "user"
 	optClock    = "clock"
+	optKind     = "kind"  // leaderboard: a kind of game (table.Kind's keys)
+	optScope    = "scope" // leaderboard: this server or everywhere
+	optGame     = "game"  // replay: a game id from history
 )
+
+// Values of the leaderboard's scope option.
+const (
+	scopeServer     = "server"
+	scopeEverywhere = "everywhere"
+)
+
+// maxGameIDLength bounds /ttt replay game:, a number with room for a "#".
+const maxGameIDLength = 20
 
 // Commands returns the /ttt command with its subcommands, as registered with
 // Discord by a bulk overwrite: everywhere (server and user install; servers,
@@ -100,7 +112,13 @@ func command() *discordgo.ApplicationCommand {
 				boolOpt(optGravity, "Tokens must rest on the bottom or on another token")),
 			sub("stats", "Wins, losses and draws in this server",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose record (default: yours)"}),
-			sub("leaderboard", "The top 10 players in this server"),
+			sub("leaderboard", "The top 10 players by rating",
+				choiceOpt(optKind, "Kind of game (default: the first with rated games)", kindKeys()...),
+				choiceOpt(optScope, "This server (default) or everywhere", scopeServer, scopeEverywhere)),
+			sub("history", "Recent finished games, newest first, with ids for /ttt replay",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser, Description: "Whose games (default: yours)"}),
+			sub("replay", "An animated replay of a finished game, a frame a move",
+				strOpt(optGame, "A game id from /ttt history (default: this channel's last game)", 1, maxGameIDLength)),
 			sub("help", "How to play: commands, coordinates, examples"),
 		},
 	}
@@ -143,4 +161,13 @@ func clockOpt() *discordgo.ApplicationCommandOption {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: names[i], Value: int(d / time.Second)})
 	}
 	return o
+}
+
+// kindKeys are table.Kinds' keys, the leaderboard's kind choices.
+func kindKeys() []string {
+	var keys []string
+	for _, k := range table.Kinds() {
+		keys = append(keys, k.String())
+	}
+	return keys
 }

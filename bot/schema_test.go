@@ -23,11 +23,13 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"end":         {},
 		"check":       {"board": str, "win": integer, "gravity": boolean},
 		"stats":       {"user": user},
-		"leaderboard": {},
+		"leaderboard": {"kind": str, "scope": str},
+		"history":     {"user": user},
+		"replay":      {"game": str},
 		"help":        {},
 	}
 	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}}
-	choices := map[string]string{"engine": "[fast compact]", "ai": "[easy medium hard]", "clock": "[30 60 300 3600 86400]"}
+	choices := map[string]string{"engine": "[fast compact]", "ai": "[easy medium hard]", "kind": "[classic connect4 other]", "scope": "[server everywhere]", "clock": "[30 60 300 3600 86400]"}
 
 	cmds := Commands()
 	if len(cmds) != 1 || cmds[0].Name != "ttt" {

@@ -158,20 +158,6 @@ func statsText(w *locales.Speaker, dm bool, user string, t table.Tally) string {
 		"Games":  w.SayN("stats.games", t.Games(), nil)})
 }
 
-func leaderboardText(w *locales.Speaker, dm bool, ts []table.Tally) string {
-	if len(ts) == 0 {
-		if dm {
-			return w.Say("leaderboard.none.dm", nil)
-		}
-		return w.Say("leaderboard.none", nil)
-	}
-	lines := []string{w.Say("leaderboard.title", nil)}
-	for i, t := range ts {
-		lines = append(lines, w.Say("leaderboard.line", locales.Data{"N": i + 1, "Player": playerName(w, t.Player), "Wins": t.Wins, "Losses": t.Losses, "Draws": t.Draws}))
-	}
-	return strings.Join(lines, "\n")
-}
-
 // checkText puts the verdict first and echoes as much of the board as fits,
 // each in a code span the text cannot close: the verdict's reason may quote
 // what the user typed, and the board is what they typed.

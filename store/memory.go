@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -19,6 +20,14 @@ type Memory struct {
 	handled map[string]time.Time       // interaction ID → when first delivered
 	pruned  time.Time
 	due     map[string]time.Time // open games' clock deadlines, by channel
+	games   []table.Finished     // in the order they finished; ID = index + 1
+	ratings map[ratingKey]*table.Standing
+}
+
+type ratingKey struct {
+	scope  string
+	kind   table.Kind
+	player string
 }
 
 type memTable struct {
@@ -28,7 +37,8 @@ type memTable struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, handled: map[string]time.Time{}}
+	return &Memory{tables: map[string]memTable{}, tallies: map[[2]string]*table.Tally{}, handled: map[string]time.Time{},
+		ratings: map[ratingKey]*table.Standing{}}
 }
 
 // LoadTable implements table.Store.
@@ -47,6 +57,11 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 	if m.tables[channel].version != version {
 		return 0, false, nil
 	}
+	if result != nil && result.Rated() { // rate first: a failure changes nothing
+		if err := m.rate(result); err != nil {
+			return 0, false, err
+		}
+	}
 	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
 	m.setDeadline(channel, s.Deadline)
 	if result != nil {
@@ -59,6 +74,7 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 			}
 			t.Add(result.Outcome(i))
 		}
+		m.record(s.Now, result)
 	}
 	return version + 1, true, nil
 }
@@ -145,6 +161,111 @@ func (m *Memory) DueChannels(_ context.Context, now time.Time, limit int) ([]str
 		return strings.Compare(a, b)
 	})
 	return out[:min(limit, len(out))], nil
+}
+
+// rate moves the ratings of r's players by one game in each of its scopes.
+func (m *Memory) rate(r *table.Result) error {
+	var updates []table.Standing
+	for _, scope := range r.RatingScopes() {
+		cur := make([]table.Standing, len(r.Players))
+		for i, p := range r.Players {
+			cur[i] = table.NewStanding(scope, r.Kind(), p)
+			if st := m.ratings[ratingKey{scope, r.Kind(), p}]; st != nil {
+				cur[i] = *st
+			}
+		}
+		next, err := r.Rate(cur)
+		if err != nil {
+			return err
+		}
+		updates = append(updates, next...)
+	}
+	for _, st := range updates { // only once every scope is rated: a failure changes nothing
+		m.ratings[ratingKey{st.Scope, st.Kind, st.Player}] = &st
+	}
+	return nil
+}
+
+// record keeps a finished game for history and replays.
+func (m *Memory) record(now time.Time, r *table.Result) {
+	cp := *r
+	cp.Players, cp.Tokens = slices.Clone(r.Players), slices.Clone(r.Tokens)
+	cp.Record, cp.Places, cp.Finishes = slices.Clone(r.Record), slices.Clone(r.Places), slices.Clone(r.Finishes)
+	m.games = append(m.games, table.Finished{ID: int64(len(m.games) + 1), At: now, Result: cp})
+}
+
+// Ratings implements table.Store.
+func (m *Memory) Ratings(_ context.Context, scope, player string) ([]table.Standing, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []table.Standing
+	for _, k := range table.Kinds() {
+		if st := m.ratings[ratingKey{scope, k, player}]; st != nil {
+			out = append(out, *st)
+		}
+	}
+	return out, nil
+}
+
+// RatingBoard implements table.Store.
+func (m *Memory) RatingBoard(_ context.Context, scope string, kind table.Kind, limit int) ([]table.Standing, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []table.Standing
+	for k, st := range m.ratings {
+		if k.scope == scope && k.kind == kind && st.Games > 0 {
+			out = append(out, *st)
+		}
+	}
+	slices.SortFunc(out, func(a, b table.Standing) int {
+		if c := cmp.Compare(b.Rating.Ordinal(), a.Rating.Ordinal()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Player, b.Player)
+	})
+	return out[:min(limit, len(out))], nil
+}
+
+// History implements table.Store.
+func (m *Memory) History(_ context.Context, q table.HistoryQuery) ([]table.Finished, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []table.Finished
+	skip := q.Offset
+	for i := len(m.games) - 1; i >= 0 && len(out) < q.Limit; i-- {
+		f := m.games[i]
+		if f.Seat(q.Player) < 0 || q.Scope != table.Everywhere && f.Result.Scope != q.Scope {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// FinishedGame implements table.Store.
+func (m *Memory) FinishedGame(_ context.Context, id int64) (table.Finished, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if id < 1 || id > int64(len(m.games)) {
+		return table.Finished{}, false, nil
+	}
+	return m.games[id-1], true, nil
+}
+
+// LastFinished implements table.Store.
+func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.games) - 1; i >= 0; i-- {
+		if m.games[i].Result.Channel == channel {
+			return m.games[i], true, nil
+		}
+	}
+	return table.Finished{}, false, nil
 }
 
 // FirstDelivery reports whether this is the interaction's first delivery to

@@ -29,8 +29,11 @@ type migration struct {
 
 // loadMigrations reads the dialect's migrations in version order. Files are
 // named NNNN_description.sql.
-func loadMigrations(dir string) ([]migration, error) {
-	entries, err := fs.ReadDir(migrations, dir)
+func loadMigrations(dir string) ([]migration, error) { return loadMigrationsFrom(migrations, dir) }
+
+// loadMigrationsFrom reads the migrations in dir of fsys.
+func loadMigrationsFrom(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -41,19 +44,18 @@ func loadMigrations(dir string) ([]migration, error) {
 		if !ok || err != nil || !strings.HasSuffix(e.Name(), ".sql") {
 			return nil, fmt.Errorf("migration %s: want NNNN_name.sql", e.Name())
 		}
-		body, err := fs.ReadFile(migrations, path.Join(dir, e.Name()))
+		body, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
 	}
 	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
-	// Numbers are reserved per stream of work (0002 store, 0003 competitive,
-	// 0004 clocks), so one may land before a lower one: gaps are allowed,
-	// duplicates are not, and migrate applies whatever is missing.
-	for i := 1; i < len(out); i++ {
-		if out[i].version == out[i-1].version {
-			return nil, fmt.Errorf("migration %s: version %d is used twice", out[i].name, out[i].version)
+	for i, m := range out {
+		// Numbers may skip (each stream of work owns its number and they land
+		// in any order), but never repeat.
+		if m.version < 1 || i > 0 && m.version == out[i-1].version {
+			return nil, fmt.Errorf("migration %s: versions must be distinct and from 1", m.name)
 		}
 	}
 	return out, nil
@@ -63,7 +65,12 @@ func loadMigrations(dir string) ([]migration, error) {
 // transaction (serialised across processes on PostgreSQL), and refuses a
 // database whose schema is newer than this binary knows.
 func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
-	ms, err := loadMigrations(d.dir)
+	return migrateFrom(ctx, db, d, migrations)
+}
+
+// migrateFrom is migrate with the migrations read from fsys.
+func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, error) {
+	ms, err := loadMigrationsFrom(fsys, d.dir)
 	if err != nil {
 		return 0, err
 	}
@@ -80,15 +87,34 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
-	applied, err := appliedVersions(ctx, tx)
+	applied := map[int]bool{}
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("migrate: %w", err)
+		}
+		applied[v] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("migrate: %w", err)
+	}
+	known := 0
+	if len(ms) > 0 {
+		known = ms[len(ms)-1].version
 	}
 	for v := range applied {
 		if !slices.ContainsFunc(ms, func(m migration) bool { return m.version == v }) {
-			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know; run a newer tttbot (or restore a backup)", ErrSchemaTooNew, v)
+			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know (it knows up to %d); run a newer tttbot (or restore a backup)", ErrSchemaTooNew, v, known)
 		}
 	}
+	// Every known migration not applied yet, in order: one that landed after
+	// a higher-numbered one (parallel streams) is still applied.
 	for _, m := range ms {
 		if applied[m.version] {
 			continue
@@ -103,23 +129,5 @@ func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("migrate: commit: %w", err)
 	}
-	return len(ms), nil
-}
-
-// appliedVersions reads which migrations the database has.
-func appliedVersions(ctx context.Context, tx *sql.Tx) (map[int]bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	defer rows.Close()
-	applied := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("migrate: %w", err)
-		}
-		applied[v] = true
-	}
-	return applied, rows.Err()
+	return known, nil
 }

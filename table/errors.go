@@ -20,6 +20,11 @@ var (
 	ErrNoRematch     = errors.New("no finished game to rematch")
 	ErrNotInLastGame = errors.New("not a player of the last game")
 	ErrConflict      = errors.New("the table changed while the action was applied")
+	// Finished games (history, replay).
+	ErrUnknownGame    = errors.New("no finished game has that id")
+	ErrNoFinishedGame = errors.New("no finished game in this channel")
+	ErrPrivateGame    = errors.New("the game was played elsewhere by others")
+	ErrPrivateHistory = errors.New("another player's history in a DM")
 	// ErrLobby is matched by *LobbyError; ErrNotAllowed by *NotAllowedError.
 	ErrLobby      = errors.New("the game has not started")
 	ErrNotAllowed = errors.New("not allowed to end this game")

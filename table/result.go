@@ -2,6 +2,8 @@ package table
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tttbot/tttbot/game"
 )
@@ -29,20 +31,43 @@ func (o Outcome) String() string {
 	return fmt.Sprintf("Outcome(%d)", uint8(o))
 }
 
-// Result is how a finished game ended, kept for standings. Players are
-// opaque IDs (Discord user IDs, or "ai:<level>" for the computer) and Scope
-// groups results into one table of standings (the server's ID; "" in DMs).
+// NoWinner is Result.Winner of a draw.
+const NoWinner = game.NoPlayer
+
+// Result is how a finished game ended, kept for standings, ratings, history
+// and replays. Players are opaque IDs (Discord user IDs, or "ai:<level>" for
+// the computer) and Scope groups results into one table of standings (the
+// server's ID; "" in DMs).
 type Result struct {
 	Scope   string
+	Channel string   // where it was played: /ttt replay's default is the channel's last game
 	Players []string // in seat order
-	Winner  int      // index into Players, or game.NoPlayer for a draw
+	Tokens  []string // the seats' tokens, in seat order
+	Winner  int      // index into Players, or NoWinner for a draw
 	Rules   game.Rules
-	Moves   int       // placements made
-	Reason  EndReason // OnTime: the loser ran out of time; NotEnded: played out
+	Moves   int          // placements made
+	Record  game.History // every move, resignations included, to replay the game
+	// Places ranks the players for rating: 0 is first, lower is better,
+	// equal places tie. The winner is first; players still in at the end
+	// come next (all first in a draw); players who left come after them,
+	// the earlier they left the lower. Nil in results stored before places
+	// were kept.
+	Places []int
+	// Finishes says how the game ended for each player, in seat order; read
+	// them through Finish, which applies Reason.
+	Finishes []Finish
+	// Reason is how the game finished: NotEnded when played to its end (a
+	// line, a full board, the last one standing), OnTime when the last
+	// player to leave ran out of time.
+	Reason EndReason
 }
 
-// Outcome returns the outcome for the player at index i.
+// Outcome returns the outcome for the player at index i: a player who left
+// (resigned, or ran out of time) lost, even when the others then drew.
 func (r Result) Outcome(i int) Outcome {
+	if i < len(r.Finishes) && r.Finishes[i].Left() {
+		return Loss
+	}
 	switch {
 	case r.Winner == game.NoPlayer:
 		return Draw
@@ -51,6 +76,98 @@ func (r Result) Outcome(i int) Outcome {
 	}
 	return Loss
 }
+
+// Finish says how the game ended for the player at index i. With Reason
+// OnTime (which may be set after Finishes were written) the game ended
+// because the last player to leave ran out of time: they lost on time and
+// the winner won on time.
+func (r Result) Finish(i int) Finish {
+	if i < 0 || i >= len(r.Finishes) {
+		return FinishLost
+	}
+	f := r.Finishes[i]
+	if r.Reason != OnTime || slices.Contains(r.Finishes, FinishLostOnTime) { // not on time, or already said
+		return f
+	}
+	switch f {
+	case FinishWon:
+		return FinishWonOnTime
+	case FinishResigned: // the last to leave has the best place of those who left
+		for j, g := range r.Finishes {
+			if g == FinishResigned && j < len(r.Places) && i < len(r.Places) && r.Places[j] < r.Places[i] {
+				return f
+			}
+		}
+		return FinishLostOnTime
+	}
+	return f
+}
+
+// Kind is the kind of game the result is rated under.
+func (r Result) Kind() Kind { return KindOf(r.Rules) }
+
+// Rated reports whether the game counts for ratings: a game between people
+// only (no computer seat), with a place for every player.
+func (r Result) Rated() bool {
+	if len(r.Players) < 2 || len(r.Places) != len(r.Players) {
+		return false
+	}
+	for _, p := range r.Players {
+		if IsComputer(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsComputer reports whether a result's player ID is the computer's.
+func IsComputer(player string) bool { return strings.HasPrefix(player, computerPrefix) }
+
+// computerPrefix starts the player ID of a computer seat ("ai:hard").
+const computerPrefix = "ai:"
+
+// Finish is how a finished game ended for one player: more than the
+// Outcome a tally counts, for history.
+type Finish uint8
+
+// Finishes. Their keys (String) are what the store keeps: never change one,
+// only add.
+const (
+	FinishLost Finish = iota
+	FinishWon
+	FinishDraw
+	FinishResigned
+	// FinishWonOnTime: won because the last opponent ran out of time.
+	FinishWonOnTime
+	// FinishLostOnTime: left the game because their clock ran out.
+	FinishLostOnTime
+)
+
+var finishKeys = [...]string{FinishLost: "lost", FinishWon: "won", FinishDraw: "draw", FinishResigned: "resigned",
+	FinishWonOnTime: "won_on_time", FinishLostOnTime: "lost_on_time"}
+
+// String returns the finish's stable key: "won", "lost", "draw", "resigned",
+// "won_on_time" or "lost_on_time".
+func (f Finish) String() string {
+	if int(f) < len(finishKeys) {
+		return finishKeys[f]
+	}
+	return fmt.Sprintf("Finish(%d)", uint8(f))
+}
+
+// ParseFinish reads a finish's key.
+func ParseFinish(key string) (Finish, bool) {
+	for i, k := range finishKeys {
+		if k == key {
+			return Finish(i), true
+		}
+	}
+	return FinishLost, false
+}
+
+// Left reports whether the player left before the end: resigned, or ran out
+// of time.
+func (f Finish) Left() bool { return f == FinishResigned || f == FinishLostOnTime }
 
 // Tally is one player's record within a scope.
 type Tally struct {

@@ -18,7 +18,10 @@ type Store interface {
 	LoadTable(ctx context.Context, channel string) (data []byte, version int64, found bool, err error)
 	// SaveTable writes s.Data if the stored version is still s.Version (0: no
 	// table stored yet), stamped at s.Now, and records s.Result in the same
-	// transaction when it is not nil. It returns the new version, or
+	// transaction when it is not nil: the finished game (with its moves, for
+	// History and replays) and, when s.Result.Rated(), its players' new
+	// ratings in each of s.Result.RatingScopes(), computed by
+	// s.Result.Rate from the ratings read in that transaction. It returns the new version, or
 	// saved=false, having changed nothing, when someone else wrote first.
 	// It returns only once the write is durable.
 	SaveTable(ctx context.Context, s Save) (newVersion int64, saved bool, err error)
@@ -26,6 +29,19 @@ type Store interface {
 	Tally(ctx context.Context, scope, player string) (Tally, error)
 	// Leaderboard returns up to limit players of a scope, best first.
 	Leaderboard(ctx context.Context, scope string, limit int) ([]Tally, error)
+
+	// Ratings returns a player's ratings in scope, one a kind of game they
+	// have rated games in, in the order of Kinds.
+	Ratings(ctx context.Context, scope, player string) ([]Standing, error)
+	// RatingBoard returns up to limit players of a scope and kind, highest
+	// Display (Ordinal) first, ties by player ID.
+	RatingBoard(ctx context.Context, scope string, kind Kind, limit int) ([]Standing, error)
+	// History returns a page of a player's finished games, newest first.
+	History(ctx context.Context, q HistoryQuery) ([]Finished, error)
+	// FinishedGame returns the finished game with this ID.
+	FinishedGame(ctx context.Context, id int64) (f Finished, found bool, err error)
+	// LastFinished returns the channel's most recent finished game.
+	LastFinished(ctx context.Context, channel string) (f Finished, found bool, err error)
 }
 
 // Save is one write of a channel's table: everything that must be durable

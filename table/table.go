@@ -422,9 +422,5 @@ func (t *Table) FinishIfOver() {
 		return
 	}
 	t.Phase = Over
-	players := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		players[i] = s.Player()
-	}
-	t.result = &Result{Scope: t.Guild, Players: players, Winner: t.game.Winner(), Rules: t.Rules, Moves: t.game.Filled()}
+	t.result = t.newResult()
 }

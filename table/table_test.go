@@ -49,8 +49,19 @@ func (m *memStore) SaveTable(_ context.Context, s Save) (int64, bool, error) {
 	return version + 1, true, nil
 }
 
-func (m *memStore) Tally(context.Context, string, string) (Tally, error)      { return Tally{}, nil }
-func (m *memStore) Leaderboard(context.Context, string, int) ([]Tally, error) { return nil, nil }
+func (m *memStore) Tally(context.Context, string, string) (Tally, error)        { return Tally{}, nil }
+func (m *memStore) Leaderboard(context.Context, string, int) ([]Tally, error)   { return nil, nil }
+func (m *memStore) Ratings(context.Context, string, string) ([]Standing, error) { return nil, nil }
+func (m *memStore) RatingBoard(context.Context, string, Kind, int) ([]Standing, error) {
+	return nil, nil
+}
+func (m *memStore) History(context.Context, HistoryQuery) ([]Finished, error) { return nil, nil }
+func (m *memStore) FinishedGame(context.Context, int64) (Finished, bool, error) {
+	return Finished{}, false, nil
+}
+func (m *memStore) LastFinished(context.Context, string) (Finished, bool, error) {
+	return Finished{}, false, nil
+}
 
 var start = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
@@ -209,7 +220,8 @@ func TestLocksAndCacheDoNotGrow(t *testing.T) {
 
 func TestEnumStrings(t *testing.T) {
 	for got, want := range map[fmt.Stringer]string{Human: "human", ComputerEasy: "easy", ComputerHard: "hard",
-		Win: "win", Loss: "loss", Draw: "draw", Expired: "expired", EndedByPlayer: "ended", Playing: "playing"} {
+		Win: "win", Loss: "loss", Draw: "draw", Expired: "expired", EndedByPlayer: "ended", Playing: "playing",
+		OnTime: "on_time", KindClassic: "classic", KindConnectFour: "connect4", KindOther: "other", FinishWonOnTime: "won_on_time", FinishResigned: "resigned"} {
 		if got.String() != want {
 			t.Errorf("%#v.String() = %q, want %q", got, got.String(), want)
 		}

@@ -1,0 +1,44 @@
+package gateway
+
+import (
+	"bytes"
+	"image/gif"
+	"testing"
+)
+
+// TestReplayThroughGateway: /ttt replay's GIF arrives as a file through the
+// real Session, a frame a move plus the empty board first and the final
+// frame that holds; and history lists the game it came from.
+func TestReplayThroughGateway(t *testing.T) {
+	fake := startGateway(t)
+	fake.command(t, channel, alice, "new", userOpt("opponent", bob, false)).mustSay(t, 4, false, "Game on")
+	moves := []string{"0", "3", "1", "4", "2"} // alice wins along the top row
+	for i, cell := range moves {
+		user := alice
+		if i%2 == 1 {
+			user = bob
+		}
+		fake.command(t, channel, user, "move", opt("position", cell)).mustSay(t, 4, false, "played")
+	}
+	fake.command(t, channel, bob, "history").mustSay(t, 4, false, "**lost** against <@"+alice+">")
+	for _, game := range []string{"", "1"} {
+		var opts []option
+		if game != "" {
+			opts = append(opts, opt("game", game))
+		}
+		cb := fake.command(t, channel, bob, "replay", opts...)
+		cb.mustSay(t, 4, false, "Replay of game `1`")
+		data, ok := cb.Files["game-1.gif"]
+		if !ok {
+			t.Fatalf("no GIF attached: files %d", len(cb.Files))
+		}
+		g, err := gif.DecodeAll(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("not a GIF: %v", err)
+		}
+		if len(g.Image) != len(moves)+2 {
+			t.Fatalf("%d frames for %d moves, want %d", len(g.Image), len(moves), len(moves)+2)
+		}
+	}
+	fake.command(t, channel, bob, "replay", opt("game", "7")).mustSay(t, 4, true, "no finished game with that id")
+}
