@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/discordrest"
 	"github.com/tttbot/tttbot/bot/gateway"
 	"github.com/tttbot/tttbot/bot/httpapi"
 	"github.com/tttbot/tttbot/cli"
@@ -128,7 +129,9 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// comes from now, so tests and replicas agree on what time it is.
 	now := time.Now
 	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log})
-	b := bot.New(bot.Options{Tables: tables, Logger: log})
+	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg)})
+	stopClocks := runClocks(ctx, tables, log)
+	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
 	var srv *http.Server
 	srvErr := make(chan error, 1)
@@ -178,6 +181,38 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		errs = append(errs, srv.Shutdown(shutdownCtx))
 	}
 	return errors.Join(errs...)
+}
+
+// editor is the Discord REST client that edits board messages when a move
+// clock runs out: DISCORD_API_URL's base, the bot token when there is one.
+func editor(cfg config.Config) bot.Editor {
+	base := config.DefaultAPIURL
+	if cfg.APIURL != nil {
+		base = cfg.APIURL.String()
+	}
+	return discordrest.New(discordrest.Options{BaseURL: base, BotToken: cfg.Token})
+}
+
+// runClocks enforces move clocks until the returned stop is called: first
+// whatever ran out while no bot ran, then each deadline as it comes. stop
+// waits for the scheduler and for edits in flight.
+func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (stop func()) {
+	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Logger: log})
+	if err != nil {
+		log.Warn("move clocks are not enforced", "err", err)
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sched.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+		tables.Wait()
+	}
 }
 
 // openStore opens the store DATABASE_URL names, as the interface the bot

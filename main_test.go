@@ -184,8 +184,9 @@ func freeAddr(tb testing.TB) string {
 	return ln.Addr().String()
 }
 
-// startBot starts the binary on databaseURL and waits for /healthz.
-func startBot(tb testing.TB, databaseURL string) *proc {
+// startBot starts the binary on databaseURL (with env added to its
+// environment) and waits for /healthz.
+func startBot(tb testing.TB, databaseURL string, env ...string) *proc {
 	tb.Helper()
 	p := &proc{addr: freeAddr(tb), logs: &bytes.Buffer{}}
 	p.cmd = exec.Command(buildBinary(tb))
@@ -196,6 +197,7 @@ func startBot(tb testing.TB, databaseURL string) *proc {
 		"DATABASE_URL=" + databaseURL,
 		"LOG_LEVEL=warn",
 	}
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
 	if err := p.cmd.Start(); err != nil {
 		tb.Fatal(err)

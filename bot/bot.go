@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -18,6 +19,7 @@ type Options struct {
 	Tables   *table.Tables // the channels' game sessions (required)
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
+	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
 	// Words are the locale files to speak from; nil means the embedded
 	// ones (locales.New). Tests pass their own (locales.Load).
 	Words *locales.Catalog
@@ -29,13 +31,17 @@ type Bot struct {
 	tables   *table.Tables
 	log      *slog.Logger
 	aiBudget time.Duration
+	editor   Editor
 	words    *locales.Catalog
 	Metrics  *Metrics
+
+	bg           sync.WaitGroup  // clock.go: background work
+	learnIDAfter []time.Duration // clock.go: pauses before learning a message's ID
 }
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, Metrics: NewMetrics()}
+	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -46,6 +52,7 @@ func New(opt Options) *Bot {
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
+	b.tables.OnTimeUp(b.timeUp)
 	return b
 }
 
@@ -96,7 +103,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 			shown = cur
 		}
 		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
-		return next, nil
+		return b.showing(in, i, cur, next, resp), nil
 	})
 	if err != nil {
 		return b.refused(ctx, in, err)

@@ -100,6 +100,10 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
+	clock, err := clockFrom(in)
+	if err != nil {
+		return nil, Response{}, err
+	}
 	opponent, opponentIsBot, hasOpponent, err := in.UserOption(optOpponent)
 	if err != nil {
 		return nil, Response{}, err
@@ -118,6 +122,9 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	}
 	t, err := table.New(cur, in.Guild, in.Channel, in.User, rules, engine, b.tables.Now())
 	if err != nil {
+		return nil, Response{}, err
+	}
+	if err := t.SetClock(clock); err != nil {
 		return nil, Response{}, err
 	}
 	tok, err := tokenFrom(in, t)
@@ -240,6 +247,7 @@ func (b *Bot) afterAction(ctx context.Context, w *locales.Speaker, t *table.Tabl
 	if moves != "" {
 		headline += "\n" + moves
 	}
+	t.ArmClock(b.tables.Now()) // the deadline the reply shows is the one saved
 	resp := boardReply(w, t, headline)
 	t.FinishIfOver()
 	return t, resp, nil

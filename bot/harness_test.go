@@ -41,6 +41,7 @@ type harness struct {
 	bot    *Bot
 	tables *table.Tables
 	store  table.Store
+	edits  *editRecorder // board messages edited when a clock ran out
 	mu     sync.Mutex
 	now    time.Time
 }
@@ -51,9 +52,10 @@ func newHarness(tb testing.TB) *harness {
 
 // newHarnessOn is a harness on st with its clock starting at now.
 func newHarnessOn(tb testing.TB, st table.Store, now time.Time) *harness {
-	h := &harness{tb: tb, store: st, now: now}
+	h := &harness{tb: tb, store: st, now: now, edits: &editRecorder{}}
 	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
-	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget})
+	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget, Editor: h.edits})
+	h.bot.learnIDAfter = []time.Duration{0} // the recorder answers at once
 	return h
 }
 

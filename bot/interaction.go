@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // Errors of the bot's own edge: what an interaction asked for that no route
@@ -55,6 +57,7 @@ var intBounds = map[string]struct{ min, max int }{
 	optColumns: {game.MinSize, game.MaxSize},
 	optWin:     {game.MinWin, game.MaxWin},
 	optPlayers: {game.MinPlayers, game.MaxPlayers},
+	optClock:   {int(table.Clocks[0] / time.Second), int(table.Clocks[len(table.Clocks)-1] / time.Second)}, // a choice; refuse.clock names them all
 }
 
 // OptionError is an option value the bot cannot use. Option names it;

@@ -38,6 +38,7 @@ var sentinelKeys = []struct {
 	{ErrStale, "refuse.stale"},
 	{ErrOldButton, "refuse.old_button"},
 	{ErrUnknown, "refuse.unknown"},
+	{table.ErrClock, "refuse.clock"},
 	{game.ErrGameOver, "refuse.game_over"},
 	{game.ErrColumnFull, "refuse.column_full"},
 }
@@ -74,8 +75,15 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		turnErr   *table.TurnError
 		posErr    *table.PositionError
 		optionErr *OptionError
+		timeErr   *table.TimeUpError
 	)
 	switch {
+	case errors.As(err, &timeErr):
+		key := "refuse.time_up"
+		if timeErr.Out {
+			key = "refuse.time_up_out"
+		}
+		return key, locales.Data{"Seat": seatName(w, timeErr.Seat), "When": discordTime(timeErr.At, "R")}, true
 	case errors.As(err, &rulesErr):
 		return explainRules(rulesErr)
 	case errors.As(err, &tokenErr):

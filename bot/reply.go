@@ -201,7 +201,7 @@ func boardReply(w *locales.Speaker, t *table.Table, headline string) Response {
 // after the status if it fits.
 func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reserve int) string {
 	g := t.Game()
-	status := statusLine(w, t)
+	status := withClock(w, t, statusLine(w, t))
 	r := g.Rules()
 	focus, ok := g.LastPlaced()
 	if !ok {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -35,6 +36,7 @@ const (
 	optImage    = "image"
 	optBoard    = "board"
 	optUser     = "user"
+	optClock    = "clock"
 	optKind     = "kind"  // leaderboard: a kind of game (table.Kind's keys)
 	optScope    = "scope" // leaderboard: this server or everywhere
 	optGame     = "game"  // replay: a game id from history
@@ -85,6 +87,7 @@ func command() *discordgo.ApplicationCommand {
 				choiceOpt(optEngine, "Board engine: fast (default) or compact (less memory on huge boards)", "fast", "compact"),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent, Description: "Seat this person right away"},
 				choiceOpt(optAI, "Fill the empty seats with the computer at this level", "easy", "medium", "hard"),
+				clockOpt(),
 			),
 			sub("join", "Take a seat in the open game",
 				strOpt(optToken, "Your token: one character (default: the next free one)", 1, maxTokenLength)),
@@ -147,6 +150,18 @@ func choiceOpt(name, desc string, values ...string) *discordgo.ApplicationComman
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// clockOpt is /ttt new clock: seconds each player has for a move, one of
+// table.Clocks.
+func clockOpt() *discordgo.ApplicationCommandOption {
+	o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: optClock,
+		Description: "Seconds each player has for a move; out of time loses (default: no clock)"}
+	names := []string{"30 seconds", "1 minute", "5 minutes", "1 hour", "1 day"}
+	for i, d := range table.Clocks {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: names[i], Value: int(d / time.Second)})
+	}
+	return o
+}
 
 // kindKeys are table.Kinds' keys, the leaderboard's kind choices.
 func kindKeys() []string {

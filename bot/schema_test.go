@@ -14,7 +14,7 @@ func TestSchemaMatchesDesign(t *testing.T) {
 	str, integer, boolean, user := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger,
 		discordgo.ApplicationCommandOptionBoolean, discordgo.ApplicationCommandOptionUser
 	want := map[string]map[string]discordgo.ApplicationCommandOptionType{
-		"new":         {"rows": integer, "columns": integer, "win": integer, "players": integer, "gravity": boolean, "token": str, "engine": str, "opponent": user, "ai": str},
+		"new":         {"rows": integer, "columns": integer, "win": integer, "players": integer, "gravity": boolean, "token": str, "engine": str, "opponent": user, "ai": str, "clock": integer},
 		"join":        {"token": str},
 		"move":        {"position": str},
 		"board":       {"image": boolean},
@@ -29,7 +29,7 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"help":        {},
 	}
 	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}}
-	choices := map[string]string{"engine": "[fast compact]", "ai": "[easy medium hard]", "kind": "[classic connect4 other]", "scope": "[server everywhere]"}
+	choices := map[string]string{"engine": "[fast compact]", "ai": "[easy medium hard]", "kind": "[classic connect4 other]", "scope": "[server everywhere]", "clock": "[30 60 300 3600 86400]"}
 
 	cmds := Commands()
 	if len(cmds) != 1 || cmds[0].Name != "ttt" {

@@ -32,10 +32,14 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	bob click first 0:1               click a remembered board's button (a stale click)
 //	alice raw ttt:cell:9:1            click a raw custom_id (an old or forged button)
 //	advance 2h                        move the clock
+//	expire                            the clock scheduler's pass: apply every clock that ran out
 //	guild_locale de                   the server's language from here on (default en-US)
 //	bob:ja /move position=9           bob's client speaks Japanese (default en-US)
 //	alice@dm /new                     in the group DM of alice and bob (user install; no guild, no member)
 //	alice@botdm /new ai=easy          in alice's DM with the bot
+//
+// Board messages edited when a clock ran out (by the scheduler, or by an
+// action that found it first) follow the line that caused them.
 //
 // The words come from the embedded locale files: when a translation lands,
 // `-update` shows it in the goldens of scripts that speak that language.
@@ -62,7 +66,7 @@ var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, 
 
 // Option kinds by name, so a script writes values as a user types them.
 var (
-	intOptions  = []string{optRows, optColumns, optWin, optPlayers}
+	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock}
 	boolOptions = []string{optGravity, optImage}
 	userOptions = []string{optOpponent, optUser}
 )
@@ -96,6 +100,9 @@ func (h *harness) play(t *testing.T, script string) string {
 			}
 			h.advance(d)
 			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "expire":
+			fmt.Fprintf(&out, "> %s\n%s\n", line, h.expire())
 			continue
 		}
 		who, locale, _ := strings.Cut(f[0], ":")
@@ -178,7 +185,9 @@ func (h *harness) play(t *testing.T, script string) string {
 		if resp.Data != nil && len(resp.Data.Components) > 0 {
 			board = resp
 		}
-		fmt.Fprintf(&out, "> %s\n%s\n", line, transcribe(resp))
+		h.tables.Wait()
+		h.bot.Wait()
+		fmt.Fprintf(&out, "> %s\n%s%s\n", line, transcribe(resp), h.edits.transcribe())
 	}
 	return out.String()
 }

@@ -19,7 +19,8 @@ type Memory struct {
 	tallies map[[2]string]*table.Tally // scope, player
 	handled map[string]time.Time       // interaction ID → when first delivered
 	pruned  time.Time
-	games   []table.Finished // in the order they finished; ID = index + 1
+	due     map[string]time.Time // open games' clock deadlines, by channel
+	games   []table.Finished     // in the order they finished; ID = index + 1
 	ratings map[ratingKey]*table.Standing
 }
 
@@ -62,6 +63,7 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 		}
 	}
 	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
+	m.setDeadline(channel, s.Deadline)
 	if result != nil {
 		for i, p := range result.Players {
 			key := [2]string{result.Scope, p}
@@ -115,6 +117,50 @@ func sortStandings(ts []table.Tally) {
 		}
 		return strings.Compare(a.Player, b.Player)
 	})
+}
+
+// setDeadline keeps the channel's clock deadline; zero removes it.
+func (m *Memory) setDeadline(channel string, due time.Time) {
+	if due.IsZero() {
+		delete(m.due, channel)
+		return
+	}
+	if m.due == nil {
+		m.due = map[string]time.Time{}
+	}
+	m.due[channel] = due
+}
+
+// NextDeadline implements table.DeadlineStore.
+func (m *Memory) NextDeadline(context.Context) (time.Time, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var next time.Time
+	for _, due := range m.due {
+		if next.IsZero() || due.Before(next) {
+			next = due
+		}
+	}
+	return next, !next.IsZero(), nil
+}
+
+// DueChannels implements table.DeadlineStore.
+func (m *Memory) DueChannels(_ context.Context, now time.Time, limit int) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for ch, due := range m.due {
+		if !due.After(now) {
+			out = append(out, ch)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if c := m.due[a].Compare(m.due[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out[:min(limit, len(out))], nil
 }
 
 // rate moves the ratings of r's players by one game in each of its scopes.

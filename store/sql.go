@@ -137,6 +137,9 @@ func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, erro
 // Files that add such writes (results, ratings, deadlines) add one call here
 // to a function of their own taking the tx; see batch.go for the rules.
 func (s *SQL) saveExtras(ctx context.Context, tx *sql.Tx, save table.Save) error {
+	if err := s.saveDeadline(ctx, tx, save.Channel, save.Deadline); err != nil {
+		return err
+	}
 	if save.Result != nil {
 		if err := s.insertResult(ctx, tx, save.Now, save.Result); err != nil {
 			return err

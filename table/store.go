@@ -53,4 +53,7 @@ type Save struct {
 	Version int64     // the version Data was read at: the compare-and-swap
 	Now     time.Time // the application's clock at the action
 	Result  *Result   // a game that finished in this action, or nil
+	// Deadline is when the player to move runs out of time, kept in the
+	// same transaction so the scheduler finds it; zero: no clock running.
+	Deadline time.Time
 }

@@ -90,6 +90,8 @@ type Table struct {
 	version   int64        // the store's version this table was read at
 	game      *game.Game   // rebuilt from Moves; nil in the lobby
 	result    *Result      // set when the game finished in this action, saved with it
+
+	clockState // clock.go: the move clock, its deadline, who ran out
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -168,6 +170,8 @@ func New(prev *Table, guild, channel, creator string, r game.Rules, e game.Engin
 // (ErrNoGame).
 func Current(cur *Table) (*Table, error) {
 	switch {
+	case cur != nil && cur.Phase == Over && cur.EndReason == OnTime:
+		return nil, cur.timeUpError(cur.TimedOut[len(cur.TimedOut)-1].Seat)
 	case cur != nil && cur.Phase == Over:
 		return nil, game.ErrGameOver
 	case cur != nil && cur.Phase == Ended && cur.EndReason == Expired:
@@ -236,7 +240,7 @@ func (t *Table) player(user string) (int, error) {
 	case seat < 0:
 		return seat, ErrNotSeated
 	case t.game.Resigned(seat):
-		return seat, ErrResigned
+		return seat, t.timeUpError(seat) // ErrResigned, unless their clock ran out
 	}
 	return seat, nil
 }
@@ -356,6 +360,7 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		Updated: now,
 		version: cur.version,
 	}
+	next.Clock = cur.Clock
 	if err := next.startIfFull(); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ type Tables struct {
 	mu    sync.Mutex
 	locks map[string]*channelLock // one per channel in use
 	cache map[string]*Table       // open tables as last saved or read, at their version
+
+	clocks clockHooks // clock.go
 }
 
 // channelLock serialises actions in one channel; it is dropped from the map
@@ -85,6 +87,11 @@ func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 	cur, err := ts.load(ctx, channel)
 	if err != nil {
 		return err
+	}
+	if cur != nil && cur.Due(ts.now()) { // a clock ran out: that comes first, as if the scheduler had been quicker
+		if err := ts.timeUpInAction(ctx, cur); err != nil {
+			return err
+		}
 	}
 	if ts.Idle(cur) {
 		if err := ts.expire(ctx, cur); err != nil {
@@ -177,11 +184,12 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 // the result of a game that finished in this action.
 func (ts *Tables) save(ctx context.Context, t *Table) error {
 	t.Updated = ts.now()
+	t.ArmClock(t.Updated)
 	data, err := t.encode()
 	if err != nil {
 		return err
 	}
-	version, saved, err := ts.store.SaveTable(ctx, Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result})
+	version, saved, err := ts.store.SaveTable(ctx, Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.Deadline})
 	if err != nil {
 		return fmt.Errorf("save table of channel %s: %w", t.Channel, err)
 	}
@@ -190,6 +198,7 @@ func (ts *Tables) save(ctx context.Context, t *Table) error {
 	}
 	t.version, t.result = version, nil
 	ts.remember(t)
+	ts.deadlineSaved(t.Deadline)
 	return nil
 }
 

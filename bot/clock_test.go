@@ -1,0 +1,179 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot/discordrest"
+	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
+)
+
+// editRecorder is an Editor that keeps what it was asked, for transcripts.
+type editRecorder struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (r *editRecorder) record(target string, e *discordgo.WebhookEdit) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, fmt.Sprintf("< edit %s, pings %v\n%s\n", target, e.AllowedMentions.Users, *e.Content))
+}
+
+func (r *editRecorder) EditOriginal(_ context.Context, app, token string, e *discordgo.WebhookEdit) error {
+	r.record("webhook "+app+" @original (token "+token[:8]+"…)", e)
+	return nil
+}
+
+func (r *editRecorder) EditMessage(_ context.Context, channel, message string, e *discordgo.WebhookEdit) error {
+	r.record("channel "+channel+" message "+message, e)
+	return nil
+}
+
+func (r *editRecorder) OriginalMessageID(_ context.Context, app, token string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, "< asked for the id of webhook "+app+" @original (token "+token[:8]+"…): 1500000000000000001\n")
+	return "1500000000000000001", nil
+}
+
+// transcribe returns the edits since the last call, and forgets them.
+func (r *editRecorder) transcribe() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := strings.Join(r.calls, "")
+	r.calls = nil
+	return out
+}
+
+// expire is the scheduler's pass, and what it edited.
+func (h *harness) expire() string {
+	h.tb.Helper()
+	s, err := table.NewScheduler(h.tables, table.SchedulerOptions{})
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	n, err := s.RunDue(context.Background())
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return fmt.Sprintf("< %d clocks ran out\n%s", n, h.edits.transcribe())
+}
+
+// fakeDiscord records the PATCHes the real REST client sends it on
+// 127.0.0.1; a GET of @original answers the message's ID, or 404 when
+// posted is false (the reply never arrived).
+type fakeDiscord struct {
+	*httptest.Server
+	mu      sync.Mutex
+	patches []string // "PATCH path: content"
+}
+
+func newFakeDiscord(tb testing.TB, posted bool) *fakeDiscord {
+	f := &fakeDiscord{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet {
+			if !posted {
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"code":10008,"message":"Unknown Message"}`)
+				return
+			}
+			io.WriteString(w, `{"id":"1500000000000000001"}`)
+			return
+		}
+		var body struct {
+			Content string `json:"content"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		json.Unmarshal(raw, &body)
+		f.mu.Lock()
+		f.patches = append(f.patches, r.Method+" "+r.URL.EscapedPath()+": "+body.Content)
+		f.mu.Unlock()
+		io.WriteString(w, `{"id":"1400000000000000001"}`)
+	}))
+	tb.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeDiscord) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.patches...)
+}
+
+// TestClockEditReachesDiscord: when a clock runs out, the real REST client
+// edits the board message on a fake Discord: through the interaction's
+// webhook while its token is fresh, through the channel message (bot token)
+// when it is old (the clicked message, or a new one whose ID was learned
+// while the token lived), and not at all when neither is possible.
+func TestClockEditReachesDiscord(t *testing.T) {
+	cases := []struct {
+		name     string
+		clock    int
+		click    bool // the last board was a clicked message (its ID known)
+		posted   bool // GET @original finds the reply
+		botToken string
+		want     string // path prefix of the one PATCH; "" for none
+	}{
+		{"FreshTokenWebhook", 60, false, true, "", "PATCH /api/v9/webhooks/1000000000000000001/aW50ZXJhY3Rpb246MTE4MDAwMDAwMDAwMDAwMDAwMTpzZWNyZXQ/messages/@original"},
+		{"OldTokenClickedMessage", 3600, true, true, "bot-token", "PATCH /api/v9/channels/" + channel + "/messages/1400000000000000001"},
+		{"OldTokenLearnedMessageID", 3600, false, true, "bot-token", "PATCH /api/v9/channels/" + channel + "/messages/1500000000000000001"},
+		{"OldTokenMessageIDUnknown", 3600, false, false, "bot-token", ""},
+		{"OldTokenNoBotToken", 3600, true, true, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake := newFakeDiscord(t, c.posted)
+			h := newHarness(t)
+			h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9", BotToken: c.botToken})
+			publicText(t, h.as(alice, "new", opt(optClock, c.clock), userOpt(optOpponent, bob, false)))
+			if c.click {
+				i := interaction(t, "component.json", map[string]any{"ID": "2", "Guild": guild, "Channel": channel, "User": alice,
+					"CustomID": buttonID(ButtonCell, moveStamp(h.load(channel)), "0", "0")})
+				if r := h.bot.Handle(context.Background(), i); r.Type != discordgo.InteractionResponseUpdateMessage {
+					t.Fatalf("click: %+v", r.Data)
+				}
+			}
+			h.bot.Wait()
+			h.advance(time.Duration(c.clock+1) * time.Second)
+			h.expire()
+			got := fake.got()
+			switch {
+			case c.want == "" && len(got) != 0:
+				t.Fatalf("edited %v, want nothing", got)
+			case c.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], c.want) || !strings.Contains(got[0], "won on time")):
+				t.Fatalf("edits %q, want one %s showing the win on time", got, c.want)
+			}
+			// Either way the next interaction shows the result.
+			if text := publicText(t, h.as(bob, "board")); !strings.Contains(text, "won on time") {
+				t.Fatalf("board after the clock ran out:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestClockOptionRefusals: a clock Discord would not offer is refused.
+func TestClockOptionRefusals(t *testing.T) {
+	h := newHarness(t)
+	refused(t, h.as(alice, "new", opt(optClock, 45)), "`clock` must be")
+	if tbl := h.load(channel); tbl != nil {
+		t.Fatalf("a refused /ttt new left a table: %+v", tbl)
+	}
+}
+
+var _ Editor = (*discordrest.Client)(nil)
+
+// The transcripts' store: the in-memory store keeps deadlines like the others.
+var _ table.DeadlineStore = (*store.Memory)(nil)

@@ -1,0 +1,158 @@
+// Package discordrest is a small client for the Discord REST calls the bot
+// makes outside an interaction's reply: editing a board message when a move
+// clock runs out. It edits the interaction's original response through its
+// token (a webhook call: no bot token needed, valid for 15 minutes), or a
+// channel message by its ID with the bot token.
+//
+// The base URL comes from configuration (DISCORD_API_URL), so tests point it
+// at a fake Discord on 127.0.0.1.
+package discordrest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// DefaultTimeout bounds one call when Options.HTTP is nil.
+const DefaultTimeout = 10 * time.Second
+
+// ErrNoBotToken means a channel message cannot be edited: the bot has no
+// token (an HTTP-interactions-only deployment).
+var ErrNoBotToken = errors.New("discordrest: no bot token to edit channel messages with")
+
+// Error is Discord's answer to a call that failed: the HTTP status and, when
+// Discord sent one, its JSON error code (10062 unknown interaction, 10008
+// unknown message, 50001 missing access…).
+type Error struct {
+	Status  int
+	Code    int
+	Message string
+}
+
+// Error implements error. It names no URL: the path holds a token.
+func (e *Error) Error() string {
+	return fmt.Sprintf("discord: %d %s (code %d)", e.Status, e.Message, e.Code)
+}
+
+// Options configure a Client.
+type Options struct {
+	BaseURL  string       // the REST base, e.g. https://discord.com/api/v9 (required)
+	BotToken string       // for channel messages; "" means they cannot be edited
+	HTTP     *http.Client // nil: a client with DefaultTimeout
+}
+
+// Client makes the calls. It is safe for concurrent use.
+type Client struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+// New returns a Client.
+func New(opt Options) *Client {
+	c := &Client{base: strings.TrimRight(opt.BaseURL, "/"), token: opt.BotToken, http: opt.HTTP}
+	if c.http == nil {
+		c.http = &http.Client{Timeout: DefaultTimeout}
+	}
+	return c
+}
+
+// EditOriginal replaces the original response of the interaction whose
+// token this is: PATCH /webhooks/{app}/{token}/messages/@original.
+func (c *Client) EditOriginal(ctx context.Context, app, token string, edit *discordgo.WebhookEdit) error {
+	return c.patch(ctx, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, edit)
+}
+
+// EditMessage replaces a message the bot posted in a channel, with the bot
+// token: PATCH /channels/{channel}/messages/{message}.
+func (c *Client) EditMessage(ctx context.Context, channel, message string, edit *discordgo.WebhookEdit) error {
+	if c.token == "" {
+		return ErrNoBotToken
+	}
+	return c.patch(ctx, "/channels/"+url.PathEscape(channel)+"/messages/"+url.PathEscape(message), true, edit)
+}
+
+// OriginalMessageID returns the ID of the message that answered the
+// interaction whose token this is: GET /webhooks/{app}/{token}/messages/@original.
+// A board posted as a new message is known by its ID only this way, and
+// only while the token lives.
+func (c *Client) OriginalMessageID(ctx context.Context, app, token string) (string, error) {
+	var msg struct {
+		ID string `json:"id"`
+	}
+	if err := c.call(ctx, http.MethodGet, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, nil, &msg); err != nil {
+		return "", err
+	}
+	if msg.ID == "" {
+		return "", errors.New("discordrest: the original response has no id")
+	}
+	return msg.ID, nil
+}
+
+func (c *Client) patch(ctx context.Context, path string, auth bool, edit *discordgo.WebhookEdit) error {
+	body, err := json.Marshal(edit)
+	if err != nil {
+		return fmt.Errorf("discordrest: %w", err)
+	}
+	return c.call(ctx, http.MethodPatch, path, auth, body, nil)
+}
+
+// call makes one request; a JSON answer is decoded into out when not nil.
+func (c *Client) call(ctx context.Context, method, path string, auth bool, body []byte, out any) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return errors.New("discordrest: bad request URL") // never the URL: it holds a token
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("User-Agent", "DiscordBot (https://github.com/tttbot/tttbot, 1)")
+	if auth {
+		req.Header.Set("Authorization", "Bot "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL holds the interaction's token
+		}
+		return fmt.Errorf("discordrest: %s: %w", method, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 == 2 {
+		if out != nil {
+			if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
+				return fmt.Errorf("discordrest: %s: %w", method, err)
+			}
+			return nil
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		return nil
+	}
+	e := &Error{Status: resp.StatusCode, Message: http.StatusText(resp.StatusCode)}
+	var derr struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&derr) == nil {
+		e.Code = derr.Code
+		if derr.Message != "" {
+			e.Message = derr.Message
+		}
+	}
+	return e
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
+)
+
+// TestClockRanOutWhileDown: a game on a one-minute clock is left by a bot
+// that stops (its table is written here, at a clock two minutes back, the
+// way a killed bot leaves it); the real binary, started later, applies the
+// expiry in its first pass, edits the board message on a fake Discord
+// through the interaction's webhook, and after a kill -9 and a restart the
+// result is there exactly once.
+func TestClockRanOutWhileDown(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data", "tttbot.db")
+	ctx := context.Background()
+	st, err := store.OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	then := time.Now().Add(-2 * time.Minute)
+	tables := table.NewTables(table.Options{Store: st, Now: func() time.Time { return then }})
+	b := bot.New(bot.Options{Tables: tables})
+	i := bottest.Interaction(t, "command.json", bottest.CommandFields(chanA, userA, "new", 0,
+		[]bottest.Option{bottest.Opt("clock", 60), bottest.UserOpt("opponent", userB, false)}))
+	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: move <t:") {
+		t.Fatalf("new: %+v", resp)
+	}
+	st.Close()
+
+	var mu sync.Mutex
+	var patches []string
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Content string }
+		raw, _ := io.ReadAll(r.Body)
+		json.Unmarshal(raw, &body)
+		mu.Lock()
+		patches = append(patches, r.Method+" "+r.URL.EscapedPath()+"\n"+body.Content)
+		mu.Unlock()
+		io.WriteString(w, `{}`)
+	}))
+	defer fake.Close()
+
+	db := "sqlite://" + path
+	p := startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
+	want := "PATCH /api/v9/webhooks/1000000000000000001/" + i.Token + "/messages/@original"
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		mu.Lock()
+		got := append([]string(nil), patches...)
+		mu.Unlock()
+		if len(got) > 0 {
+			if len(got) != 1 || !strings.HasPrefix(got[0], want) || !strings.Contains(got[0], "won on time") {
+				t.Fatalf("edits %q, want one %s", got, want)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the board message was never edited; logs:\n%s", p.logs)
+		}
+	}
+	if text, _ := p.command(t, chanA, userA, "move", map[string]any{"position": "1,1"}); !strings.Contains(text, "ran out of time") {
+		t.Fatalf("a move after the deadline: %s", text)
+	}
+	p.kill()
+	p = startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
+	if text, _ := p.command(t, chanA, userB, "stats", nil); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
+		t.Fatalf("bob's record after a restart: %s", text)
+	}
+	if text, _ := p.command(t, chanA, userA, "stats", nil); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
+		t.Fatalf("alice's record after a restart: %s", text)
+	}
+}

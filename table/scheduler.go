@@ -1,0 +1,194 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DeadlineStore is what the clock scheduler asks the store: the deadlines
+// that Store.SaveTable keeps with each table (Save.Deadline).
+type DeadlineStore interface {
+	// NextDeadline returns the earliest deadline of any game, or ok=false
+	// when no game is on a clock.
+	NextDeadline(ctx context.Context) (due time.Time, ok bool, err error)
+	// DueChannels returns up to limit channels whose deadline is at or
+	// before now, earliest first.
+	DueChannels(ctx context.Context, now time.Time, limit int) ([]string, error)
+}
+
+// Scheduler defaults.
+const (
+	// DefaultRecheck is how often the scheduler looks at the store even
+	// when nothing in this process set an earlier deadline: other replicas'
+	// games.
+	DefaultRecheck = time.Minute
+	// DefaultRetry is how long it waits before looking again at a deadline
+	// that is due but was not applied (another process was applying it, or
+	// the store failed): a pause, not a spin.
+	DefaultRetry = time.Second
+	// dueBatch is how many due channels one query fetches.
+	dueBatch = 100
+)
+
+// SchedulerOptions configure a Scheduler.
+type SchedulerOptions struct {
+	Store   DeadlineStore // nil: the Tables' store, which must implement DeadlineStore
+	Recheck time.Duration // 0: DefaultRecheck
+	Retry   time.Duration // 0: DefaultRetry
+	Logger  *slog.Logger  // nil discards
+	// After is the timer the scheduler sleeps on; nil means time.After.
+	// Tests pass their own to fire it when they have moved the clock.
+	After func(time.Duration) <-chan time.Time
+}
+
+// Scheduler enforces move clocks. It is driven by the store, not by timers
+// of its own games: it asks the store for the earliest deadline, sleeps
+// until then (or until a save in this process sets an earlier one, or the
+// recheck interval passes, for other replicas' games), and applies every
+// due expiry through Tables.ExpireClock, an ordinary compare-and-swap save.
+// Deadlines that passed while no process ran are applied by the first pass.
+type Scheduler struct {
+	ts      *Tables
+	store   DeadlineStore
+	recheck time.Duration
+	retry   time.Duration
+	after   func(time.Duration) <-chan time.Time
+	log     *slog.Logger
+	wake    chan struct{}
+
+	mu    sync.Mutex
+	armed time.Time // when the current sleep ends (application clock); zero while awake
+
+	backoff time.Duration // the pause before looking again at a due deadline; doubles while passes fail
+}
+
+// ErrNoDeadlines means the store keeps no deadlines, so clocks cannot run.
+var ErrNoDeadlines = errors.New("the store keeps no clock deadlines")
+
+// NewScheduler returns a Scheduler for ts; saves through ts wake it when they
+// set an earlier deadline.
+func NewScheduler(ts *Tables, opt SchedulerOptions) (*Scheduler, error) {
+	st := opt.Store
+	if st == nil {
+		ds, ok := ts.store.(DeadlineStore)
+		if !ok {
+			return nil, ErrNoDeadlines
+		}
+		st = ds
+	}
+	s := &Scheduler{ts: ts, store: st, recheck: opt.Recheck, retry: opt.Retry, after: opt.After, log: opt.Logger, wake: make(chan struct{}, 1)}
+	if s.recheck <= 0 {
+		s.recheck = DefaultRecheck
+	}
+	if s.retry <= 0 {
+		s.retry = DefaultRetry
+	}
+	if s.after == nil {
+		s.after = time.After
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	ts.clocks.mu.Lock()
+	ts.clocks.saved = s.saved
+	ts.clocks.mu.Unlock()
+	return s, nil
+}
+
+// saved is told of every deadline a save in this process set: one earlier
+// than the current sleep's end wakes the scheduler.
+func (s *Scheduler) saved(deadline time.Time) {
+	s.mu.Lock()
+	early := !s.armed.IsZero() && deadline.Before(s.armed)
+	s.mu.Unlock()
+	if early {
+		select {
+		case s.wake <- struct{}{}:
+		default: // already woken
+		}
+	}
+}
+
+// Run enforces clocks until ctx ends: first whatever is already due (what
+// ran out while no bot ran), then each deadline as it comes.
+func (s *Scheduler) Run(ctx context.Context) error {
+	s.backoff = s.retry
+	for {
+		if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
+			// A game that fails every time (a store outage, a table that no
+			// longer decodes) must not fill the log once a second forever.
+			s.log.Error("clock scheduler", "err", err, "retry_in", s.backoff)
+			s.backoff = min(2*s.backoff, s.recheck)
+		} else {
+			s.backoff = s.retry
+		}
+		wait := s.nextWait(ctx)
+		now := s.ts.now()
+		s.mu.Lock()
+		s.armed = now.Add(wait)
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.after(wait):
+		case <-s.wake:
+		}
+		s.mu.Lock()
+		s.armed = time.Time{}
+		s.mu.Unlock()
+	}
+}
+
+// nextWait is how long to sleep: until the earliest deadline, at most the
+// recheck interval; the retry pause when that deadline is already due (it
+// could not be applied just now) or the store did not answer.
+func (s *Scheduler) nextWait(ctx context.Context) time.Duration {
+	next, ok, err := s.store.NextDeadline(ctx)
+	switch {
+	case err != nil:
+		if ctx.Err() == nil {
+			s.log.Error("clock scheduler: next deadline", "err", err)
+		}
+		return s.backoff
+	case !ok:
+		return s.recheck
+	}
+	d := next.Sub(s.ts.now())
+	if d <= 0 {
+		return s.backoff
+	}
+	return min(d, s.recheck)
+}
+
+// RunDue applies every clock that has run out now and returns how many this
+// call applied (others may have been applied by another process).
+func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
+	applied := 0
+	for {
+		due, err := s.store.DueChannels(ctx, s.ts.now(), dueBatch)
+		if err != nil {
+			return applied, err
+		}
+		progress := false
+		var errs []error
+		for _, ch := range due {
+			ok, err := s.ts.ExpireClock(ctx, ch)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if ok {
+				applied++
+				progress = true
+			}
+		}
+		// A full batch that moved nothing is another process's work in
+		// flight: leave it to the retry rather than spin on it.
+		if len(due) < dueBatch || !progress || len(errs) > 0 {
+			return applied, errors.Join(errs...)
+		}
+	}
+}
