@@ -79,28 +79,11 @@ func hardOptions() Options {
 	return Options{Level: Hard, Budget: *budget}
 }
 
-// randomPosition plays n random moves that do not end the game.
+// randomPosition is a Connect Four position of n random stones that does
+// not end the game (fewer if every continuation would end it).
 func randomPosition(tb testing.TB, n int, rng *rand.Rand) *game.Game {
 	tb.Helper()
-	g := newGame(tb, connectFour)
-	for g.Filled() < n {
-		var ok []int
-		for c := 0; c < connectFour.Cols; c++ {
-			if g.ColumnFull(c) {
-				continue
-			}
-			probe := g.Clone()
-			probe.Play(probe.Turn(), game.Coord{Col: c})
-			if !probe.Over() {
-				ok = append(ok, c)
-			}
-		}
-		if len(ok) == 0 {
-			return g
-		}
-		play(tb, g, game.Coord{Col: ok[rng.IntN(len(ok))]})
-	}
-	return g
+	return randomGame(tb, connectFour, n, rng)
 }
 
 // TestLongValueKept: on random Connect Four positions (-minply to -maxply

@@ -24,13 +24,9 @@ const (
 // in a server, the games played in it; in a DM, only the caller's own, from
 // everywhere (see table.Finished.VisibleTo).
 func (b *Bot) history(ctx context.Context, in *Interaction) (Response, error) {
-	user := in.User
-	id, _, ok, err := in.UserOption(optUser)
+	user, err := in.UserOrCaller(optUser)
 	if err != nil {
 		return Response{}, err
-	}
-	if ok {
-		user = id
 	}
 	return b.historyPage(ctx, in, user, 0)
 }

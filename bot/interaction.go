@@ -203,6 +203,16 @@ func (in *Interaction) String(name string) string {
 	return s
 }
 
+// UserOrCaller is the user named by the user option called name, or the
+// caller when the option is absent: whose stats or history to show.
+func (in *Interaction) UserOrCaller(name string) (string, error) {
+	id, _, ok, err := in.UserOption(name)
+	if err != nil || !ok {
+		return in.User, err
+	}
+	return id, nil
+}
+
 // UserOption returns a user option's ID and whether the resolved user is a
 // bot account; ok is false when the option is absent. A value that is not a
 // snowflake Discord resolved to a user is ErrBadOpponent: Discord always

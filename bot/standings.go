@@ -16,13 +16,9 @@ const leaderboardSize = 10
 // of game they have rated games in: in this server, and everywhere.
 func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 	w := in.Public
-	user := in.User
-	id, _, ok, err := in.UserOption(optUser)
+	user, err := in.UserOrCaller(optUser)
 	if err != nil {
 		return Response{}, err
-	}
-	if ok {
-		user = id
 	}
 	st := b.tables.Store()
 	t, err := st.Tally(ctx, in.Guild, user)
