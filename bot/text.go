@@ -138,7 +138,11 @@ func windowLine(w *locales.Speaker, r game.Rules, rowLo, rowHi, colLo, colHi int
 func moveLine(w *locales.Speaker, t *table.Table, i int, m game.Move) string {
 	s := t.Seats[m.Player]
 	if m.Kind == game.Resign {
-		return w.Say("moves.resigned", locales.Data{"N": i + 1, "Token": s.Token})
+		key := "moves.resigned"
+		if t.RanOutOfTime(m.Player) {
+			key = "moves.timed_out"
+		}
+		return w.Say(key, locales.Data{"N": i + 1, "Token": s.Token})
 	}
 	return w.Say("moves.placed", locales.Data{"N": i + 1, "Token": s.Token, "Where": userCoord(w, t.Rules, m.At)})
 }

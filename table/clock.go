@@ -155,6 +155,17 @@ func (t *Table) finishOnTime() {
 	}
 }
 
+// RanOutOfTime reports whether seat left the game because its clock ran out
+// (the engine records that as the seat's resignation).
+func (t *Table) RanOutOfTime(seat int) bool {
+	for _, to := range t.TimedOut {
+		if to.Seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
 // timeUpError is why seat, out of the game, may not act: it ran out of time
 // (a *TimeUpError), or it resigned (ErrResigned).
 func (t *Table) timeUpError(seat int) error {
