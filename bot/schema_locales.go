@@ -45,14 +45,14 @@ func choiceKey(sub, option string, value any) string {
 func localize(c *locales.Catalog, log *slog.Logger, cmd *discordgo.ApplicationCommand) {
 	lz := localizer{c: c, log: log}
 	var top map[discordgo.Locale]string
-	cmd.Description, top = lz.texts(descriptionKey(), maxDescription, cmd.Description)
+	cmd.Description, top = lz.texts(descriptionKey(), maxDescription)
 	cmd.DescriptionLocalizations = &top
 	for _, sub := range cmd.Options {
-		sub.Description, sub.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name), maxDescription, sub.Description)
+		sub.Description, sub.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name), maxDescription)
 		for _, o := range sub.Options {
-			o.Description, o.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name, o.Name), maxDescription, o.Description)
+			o.Description, o.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name, o.Name), maxDescription)
 			for _, ch := range o.Choices {
-				ch.Name, ch.NameLocalizations = lz.texts(choiceKey(sub.Name, o.Name, ch.Value), maxChoiceName, ch.Name)
+				ch.Name, ch.NameLocalizations = lz.texts(choiceKey(sub.Name, o.Name, ch.Value), maxChoiceName)
 			}
 		}
 	}
@@ -63,9 +63,11 @@ type localizer struct {
 	log *slog.Logger
 }
 
-// texts returns key's en-US text (def when en-US lacks it) and its text in
-// every other locale that has it, within limit characters.
-func (lz localizer) texts(key string, limit int, def string) (string, map[discordgo.Locale]string) {
+// texts returns key's en-US text (the default Discord shows) and its text
+// in every other locale that has it, within limit characters. The en-US file
+// is the only place these words are written; TestSchemaTextsHaveKeys keeps
+// every key there.
+func (lz localizer) texts(key string, limit int) (def string, _ map[discordgo.Locale]string) {
 	if text, ok := lz.c.For(locales.Default).Lookup(key); ok && fits(text, limit) {
 		def = text
 	} else {
