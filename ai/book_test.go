@@ -1,10 +1,15 @@
 package ai
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tttbot/tttbot/game"
 )
 
 var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest positions from scratch (slow: seconds to minutes each)")
@@ -33,6 +38,14 @@ func loadBook(tb testing.TB) (*bookData, *geometry) {
 // above the deepest ply has the value negamax gives over its children.
 func TestBookCoversAndAgrees(t *testing.T) {
 	b, geo := loadBook(t)
+	checkBook(t, b, geo)
+}
+
+// checkBook walks every position a game can reach within b's plies: each
+// one is in b (or trivial), and each one above the deepest ply has the
+// value negamax gives over its children.
+func checkBook(t *testing.T, b *bookData, geo *geometry) {
+	t.Helper()
 	clamp := func(v int) int {
 		if b.Weak {
 			return max(-1, min(1, v))
@@ -75,6 +88,64 @@ func TestBookCoversAndAgrees(t *testing.T) {
 	}
 	walk(bitPos{})
 	t.Logf("%d positions within %d plies, %d book entries", len(seen), b.Plies, b.Len())
+}
+
+// TestGenerateBook builds a small board's book with several workers,
+// interrupts it and resumes it: the resumed book is the same, covers every
+// reachable position, agrees with negamax over its children and, at its
+// deepest ply, with the solver run from scratch.
+func TestGenerateBook(t *testing.T) {
+	r := game.Rules{Cols: 5, Rows: 4, Win: 4, Gravity: true, Players: 2}
+	dir := t.TempDir()
+	cfg := BookConfig{Rules: r, Plies: 4, Out: filepath.Join(dir, "book"), TableBits: 16, Workers: 3}
+	if err := GenerateBook(cfg); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseBook(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	geo := newGeometry(r)
+	checkBook(t, b, geo)
+	leaves := bookLeaves(geo, cfg.Plies)
+	for _, p := range leaves {
+		s := &solver{G: geo, TT: newSolveTable(12), Ctx: context.Background()}
+		want, _ := s.Solve(p, true)
+		if got, _ := b.Lookup(geo, p); got != want {
+			t.Fatalf("leaf %x: book %d, solver %d", p.Key(), got, want)
+		}
+	}
+
+	// Interrupted: half the progress survives, and the last line is cut short.
+	progress, err := os.ReadFile(cfg.Out + ".progress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(progress), "\n")
+	if len(lines) < 10 {
+		t.Fatalf("only %d progress lines for %d leaves", len(lines), len(leaves))
+	}
+	kept := strings.Join(lines[:len(lines)/2], "") + "12345"
+	if err := os.WriteFile(cfg.Out+".progress", []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(cfg.Out); err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateBook(cfg); err != nil {
+		t.Fatal(err)
+	}
+	again, err := os.ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, again) {
+		t.Fatalf("the resumed book differs: %d bytes, first %d", len(again), len(first))
+	}
 }
 
 // TestBookResolve re-solves a sample of the book's deepest entries from

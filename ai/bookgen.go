@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tttbot/tttbot/game"
@@ -20,6 +23,7 @@ type BookConfig struct {
 	Progress  string     // solved positions are appended here as they finish; default Out+".progress"
 	TableBits int        // the solver's table: 2^TableBits slots of 16 bytes; default 23
 	Strong    bool       // store how fast each side wins, not only who wins (much slower)
+	Workers   int        // leaves solved at once, sharing one table; default GOMAXPROCS
 	Logf      func(format string, args ...any)
 }
 
@@ -65,32 +69,64 @@ func GenerateBook(cfg BookConfig) error {
 	if err != nil {
 		return err
 	}
+	// Workers take leaves in depth-first order from one counter, so at any
+	// time they solve neighbours and share what the table learns.
 	tt := newSolveTable(cfg.TableBits)
-	start, last, solved := time.Now(), time.Now(), 0
-	var nodes int64
-	for _, p := range leaves {
-		k := geo.Canonical(p)
-		if _, ok := done[k]; ok {
-			continue
-		}
-		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
-		v, _ := s.Solve(p, weak)
-		nodes += s.Nodes
-		done[k] = int8(v)
-		if _, err := fmt.Fprintf(f, "%d %d\n", k, v); err != nil {
-			f.Close()
-			return err
-		}
-		solved++
-		if time.Since(last) > 10*time.Second {
-			last = time.Now()
-			el := time.Since(start)
-			cfg.Logf("%d/%d solved in %v (%.0f nodes/s), about %v to go", solved, todo, el.Round(time.Second),
-				float64(nodes)/el.Seconds(), (el / time.Duration(solved) * time.Duration(todo-solved)).Round(time.Second))
-		}
+	var (
+		mu          sync.Mutex // guards done, the progress file, solved, nodes and werr
+		next        atomic.Int64
+		solved      int
+		nodes       int64
+		werr        error
+		wg          sync.WaitGroup
+		start, last = time.Now(), time.Now()
+	)
+	for range cfg.workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(leaves) {
+					return
+				}
+				p := leaves[i]
+				k := geo.Canonical(p)
+				mu.Lock()
+				_, ok := done[k]
+				stop := werr != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+				if ok {
+					continue
+				}
+				s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+				v, _ := s.Solve(p, weak)
+				mu.Lock()
+				done[k] = int8(v)
+				nodes += s.Nodes
+				solved++
+				if _, err := fmt.Fprintf(f, "%d %d\n", k, v); err != nil && werr == nil {
+					werr = err
+				}
+				if time.Since(last) > 10*time.Second {
+					last = time.Now()
+					el := time.Since(start)
+					cfg.Logf("%d/%d solved in %v (%.0f nodes/s), about %v to go", solved, todo, el.Round(time.Second),
+						float64(nodes)/el.Seconds(), (el / time.Duration(solved) * time.Duration(todo-solved)).Round(time.Second))
+				}
+				mu.Unlock()
+			}
+		}()
 	}
-	if err := f.Close(); err != nil {
-		return err
+	wg.Wait()
+	if err := f.Close(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return werr
 	}
 	cfg.Logf("solved %d positions in %v", solved, time.Since(start).Round(time.Second))
 
@@ -104,6 +140,13 @@ func GenerateBook(cfg BookConfig) error {
 	}
 	cfg.Logf("wrote %s: %d positions, %d bytes", cfg.Out, book.Len(), len(data))
 	return nil
+}
+
+func (cfg BookConfig) workers() int {
+	if cfg.Workers > 0 {
+		return cfg.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // loadProgress reads "key score" lines from a progress file, if any.

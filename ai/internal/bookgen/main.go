@@ -36,6 +36,7 @@ func main() {
 	progress := flag.String("progress", "", "progress file (default: -out plus .progress)")
 	ttBits := flag.Int("tt", 23, "solver table size, log2 of 16-byte slots")
 	strong := flag.Bool("strong", false, "store how fast each side wins, not only who wins (much slower)")
+	workers := flag.Int("workers", 0, "leaves solved at once, sharing one table (default: every CPU)")
 	flag.Parse()
 	err := ai.GenerateBook(ai.BookConfig{
 		Rules:     game.Rules{Rows: *rows, Cols: *cols, Win: *win, Gravity: true, Players: 2},
@@ -44,6 +45,7 @@ func main() {
 		Progress:  *progress,
 		TableBits: *ttBits,
 		Strong:    *strong,
+		Workers:   *workers,
 		Logf:      log.Printf,
 	})
 	if err != nil {
