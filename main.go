@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -133,6 +134,13 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	stopClocks := runClocks(ctx, tables, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
+	}
 	var srv *http.Server
 	srvErr := make(chan error, 1)
 	if cfg.HTTPAddr != "" {
@@ -181,6 +189,24 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		errs = append(errs, srv.Shutdown(shutdownCtx))
 	}
 	return errors.Join(errs...)
+}
+
+// servePprof serves Go's profiler on addr, its own listener, so that
+// profiling is never reachable where interactions are (PPROF_ADDR).
+func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("PPROF_ADDR %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderWithin}
+	go srv.Serve(ln)
+	log.Warn("profiler listening", "addr", ln.Addr().String())
+	return func() { srv.Close() }, nil
 }
 
 // editor is the Discord REST client that edits board messages when a move

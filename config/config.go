@@ -50,6 +50,10 @@ type Config struct {
 	Database    Database          // DATABASE_URL, parsed
 	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
 	LogLevel    slog.Level        // LOG_LEVEL: debug, info, warn or error
+	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
+	// own listener, for measuring under load; empty (the default): off. Bind
+	// it to 127.0.0.1: profiles show the process's memory.
+	PprofAddr string
 }
 
 // Gateway reports whether the gateway transport is configured.
@@ -106,6 +110,7 @@ func parse(get func(string) string) (Config, error) {
 		AppID:       val("DISCORD_APP_ID"),
 		GuildID:     val("DISCORD_GUILD_ID"),
 		HTTPAddr:    val("HTTP_ADDR"),
+		PprofAddr:   val("PPROF_ADDR"),
 		IdleTimeout: DefaultIdleTimeout,
 	}
 	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
@@ -143,6 +148,11 @@ func parse(get func(string) string) (Config, error) {
 	if c.HTTPAddr != "" {
 		if err := checkAddr(c.HTTPAddr); err != nil {
 			bad("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
+		}
+	}
+	if c.PprofAddr != "" {
+		if err := checkAddr(c.PprofAddr); err != nil {
+			bad("PPROF_ADDR", "%q %v; want host:port, e.g. 127.0.0.1:6060, or leave it empty", c.PprofAddr, err)
 		}
 	}
 	rawDB := val("DATABASE_URL")
@@ -243,6 +253,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("database", c.Database),
 		slog.String("idle_timeout", c.IdleTimeout.String()),
 		slog.String("log_level", c.LogLevel.String()),
+		slog.String("pprof_addr", c.PprofAddr),
 	)
 }
 

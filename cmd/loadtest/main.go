@@ -11,6 +11,7 @@
 //	go run ./cmd/loadtest -channels 16,64 -db sqlite
 //	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 //	go run ./cmd/loadtest -channels 16 -phases 1 -phase 5m -rss 10s   (memory over a long load)
+//	go run ./cmd/loadtest -channels 64 -cpuprofile bot.pprof           (then go tool pprof bot.pprof)
 //
 // It is a separate command, not a `tttbot bench` subcommand, so that the
 // binary measured is exactly the one shipped (no load generator or bound
@@ -54,6 +55,7 @@ func main() {
 	flag.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "load before the first phase, not measured")
 	flag.DurationVar(&cfg.RSSEvery, "rss", 0, "sample the bot's RSS this often (0: only at phase ends)")
 	flag.BoolVar(&cfg.NoBound, "no-bound", false, "drive the bot only (e.g. a long memory run)")
+	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the bot during its first phase to this file (PPROF_ADDR)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -84,6 +86,9 @@ type Config struct {
 	Warmup   time.Duration
 	RSSEvery time.Duration
 	NoBound  bool
+	// CPUProfile, when set, is where the bot's CPU profile of its first
+	// phase goes (read from its PPROF_ADDR; `go tool pprof` reads it).
+	CPUProfile string
 	// Requests, when positive, ends each phase after this many requests a
 	// channel instead of after Phase (the smoke test).
 	Requests int

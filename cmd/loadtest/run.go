@@ -76,6 +76,13 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"HTTP_ADDR=" + botAddr, "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "DATABASE_URL=" + dbURL, "LOG_LEVEL=warn"}
+	pprofAddr := ""
+	if cfg.CPUProfile != "" {
+		if pprofAddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+		env = append(env, "PPROF_ADDR="+pprofAddr)
+	}
 	botProc, err := start(ctx, dir, env, cfg.Log, bin)
 	if err != nil {
 		return nil, err
@@ -134,11 +141,21 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 			}
 		})
 	}
-	for range cfg.Phases {
+	for n := range cfg.Phases {
 		if ctx.Err() != nil {
 			break
 		}
+		var profiled chan error
+		if n == 0 && pprofAddr != "" {
+			profiled = make(chan error, 1)
+			go func() { profiled <- cpuProfile(ctx, pprofAddr, cfg.Phase-time.Second, cfg.CPUProfile) }()
+		}
 		p := drive("bot", botAddr, cfg.Phase, cfg.Requests)
+		if profiled != nil {
+			if err := <-profiled; err != nil {
+				fmt.Fprintln(progress, "  cpu profile:", err)
+			}
+		}
 		p.RSSKB = rssKB(botProc.Process.Pid)
 		rep.Phases = append(rep.Phases, p)
 		fmt.Fprintln(progress, " ", p)
@@ -227,6 +244,32 @@ func waitHealthy(ctx context.Context, c *http.Client, addr string) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// cpuProfile fetches a CPU profile of d from the bot's profiler into file.
+func cpuProfile(ctx context.Context, addr string, d time.Duration, file string) error {
+	secs := max(1, int(d.Seconds()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/profile?seconds="+strconv.Itoa(secs), nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("profile: %s", res.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // rssKB is a process's resident set size (VmRSS), 0 when unknown.
