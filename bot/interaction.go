@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -258,4 +259,14 @@ func (in *Interaction) publicLocale() string {
 		return in.GuildLocale
 	}
 	return in.Locale
+}
+
+// Delivery is the interaction a transport that dedupes is serving: Serve
+// with WithDelivery's context records its ID in the same transaction as the
+// action's save (table.Delivery).
+type Delivery = table.Delivery
+
+// WithDelivery returns ctx carrying d, for Serve.
+func WithDelivery(ctx context.Context, d *Delivery) context.Context {
+	return table.WithDelivery(ctx, d)
 }

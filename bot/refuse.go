@@ -27,6 +27,7 @@ var sentinelKeys = []struct {
 	{table.ErrNoRematch, "refuse.no_rematch"},
 	{table.ErrNotInLastGame, "refuse.not_in_last_game"},
 	{table.ErrConflict, "refuse.conflict"},
+	{table.ErrDuplicate, "refuse.duplicate"},
 	{table.ErrUnknownGame, "refuse.unknown_game"},
 	{table.ErrNoFinishedGame, "refuse.no_finished_game"},
 	{table.ErrPrivateGame, "refuse.private_game"},

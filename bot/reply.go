@@ -88,6 +88,10 @@ func ephemeral(text string) Response {
 // Duplicate is the ephemeral notice for an interaction that was already
 // handled (a replayed request, Discord's retry, or another replica got it
 // first): the transport answers it instead of serving i again.
+//
+// A duplicate only found when its save commits (two deliveries of one ID at
+// once) gets the same line, from Serve: the save fails with
+// table.ErrDuplicate.
 func (b *Bot) Duplicate(i *discordgo.Interaction) Response {
 	return ephemeral(b.words.For(string(i.Locale)).Say("refuse.duplicate", nil))
 }

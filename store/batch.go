@@ -67,8 +67,8 @@ type writeOp struct {
 	now  time.Time                                   // opDelivery
 	f    func(ctx context.Context, tx *sql.Tx) error // opFunc
 	out  writeResult
-	// grouped: the swap was done by updateMany, which set out; only the
-	// save's extras remain.
+	// grouped: saveMany did the swap (and the delivery and the deadline)
+	// and set out; only a finished game's result remains.
 	grouped bool
 	done    chan writeResult // buffered 1: the answer, sent after COMMIT
 }
@@ -76,7 +76,22 @@ type writeOp struct {
 type writeResult struct {
 	version int64 // opSave: the new version
 	ok      bool  // opSave: the swap won; opDelivery: first delivery
-	err     error
+	// dup (opSave): the save's delivery was recorded already, so the save
+	// changed nothing. An answer, not a failure.
+	dup bool
+	err error
+}
+
+// delivered is the interaction ID op records as handled, and when; "" when
+// none.
+func (op *writeOp) delivered() (string, time.Time) {
+	switch op.kind {
+	case opDelivery:
+		return op.id, op.now
+	case opSave:
+		return op.save.Delivery, op.save.Now
+	}
+	return "", time.Time{}
 }
 
 // key is the row op writes.
@@ -217,7 +232,7 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 		op.grouped = false
 	}
 	if !savepoints && s.d.unnest {
-		if err := s.updateMany(ctx, tx, batch); err != nil {
+		if err := s.saveMany(ctx, tx, batch); err != nil {
 			return false, fmt.Errorf("%w: %w", errOpFailed, err)
 		}
 	}
@@ -228,8 +243,11 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 			if !op.out.ok {
 				continue
 			}
+			if op.save.Result == nil {
+				continue // saveMany wrote the deadline too
+			}
 			apply = func() error {
-				if err := s.saveExtras(ctx, tx, op.save); err != nil {
+				if err := s.insertResult(ctx, tx, op.save.Now, op.save.Result); err != nil {
 					op.out = writeResult{err: err}
 				}
 				return op.out.err
@@ -239,8 +257,8 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 			return false, err
 		}
 		failed = failed || op.out.err != nil
-		if op.kind == opDelivery && op.now.After(newest) {
-			newest = op.now
+		if id, at := op.delivered(); id != "" && at.After(newest) {
+			newest = at
 		}
 	}
 	if !newest.IsZero() && newest.Sub(s.pruned) > pruneEvery {
@@ -285,16 +303,8 @@ func (s *SQL) apply(ctx context.Context, tx *sql.Tx, op *writeOp) writeResult {
 	case opSave:
 		return s.saveInTx(ctx, tx, op.save)
 	case opDelivery:
-		res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
-			op.id, s.d.stamp(op.now))
-		if err != nil {
-			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return writeResult{err: fmt.Errorf("first delivery: %w", err)}
-		}
-		return writeResult{ok: n == 1}
+		first, err := s.recordDelivery(ctx, tx, op.id, op.now)
+		return writeResult{ok: first, err: err}
 	case opProbe:
 		_, err := tx.ExecContext(ctx, `INSERT INTO store_probe (id, probes) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET probes = store_probe.probes + 1`)
 		if err != nil {
@@ -321,10 +331,22 @@ func (s *SQL) inBatch(ctx context.Context, f func(ctx context.Context, tx *sql.T
 	return s.do(ctx, &writeOp{kind: opFunc, f: f}, true).err
 }
 
-// saveInTx is one table save inside the batch: the compare-and-swap on the
-// version, then, if it won, saveExtras. A lost swap is this save's answer
-// (ok=false), not an error.
+// saveInTx is one table save inside the batch: its delivery recorded, the
+// compare-and-swap on the version, then, if it won, saveExtras. A lost swap
+// (ok=false) and a delivery recorded before (dup) are this save's answers,
+// not errors, and leave nothing written: the delivery goes first, so a
+// duplicate has written nothing yet, and a lost swap deletes the delivery
+// it just inserted. No savepoint is needed for either.
 func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeResult {
+	if save.Delivery != "" {
+		first, err := s.recordDelivery(ctx, tx, save.Delivery, save.Now)
+		if err != nil {
+			return writeResult{err: err}
+		}
+		if !first {
+			return writeResult{dup: true}
+		}
+	}
 	var res sql.Result
 	var err error
 	if save.Version == 0 {
@@ -339,8 +361,13 @@ func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeRe
 	}
 	if n, err := res.RowsAffected(); err != nil {
 		return writeResult{err: fmt.Errorf("save table: %w", err)}
-	} else if n == 0 {
-		return writeResult{} // someone else wrote first
+	} else if n == 0 { // someone else wrote first
+		if save.Delivery != "" {
+			if err := s.forgetDeliveries(ctx, tx, []string{save.Delivery}); err != nil {
+				return writeResult{err: err}
+			}
+		}
+		return writeResult{}
 	}
 	if err := s.saveExtras(ctx, tx, save); err != nil {
 		return writeResult{err: err}
@@ -348,23 +375,67 @@ func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeRe
 	return writeResult{version: save.Version + 1, ok: true}
 }
 
-// updateMany does the compare-and-swap of a batch's updates (PostgreSQL) in
-// one statement, as River completes jobs: arrays of channels, data and
-// expected versions, unnested and joined to the rows; a channel returned won
-// its swap, one not returned lost it. One round trip instead of one per
-// save: on PostgreSQL, round trips on the one write connection are what a
-// batch costs besides its COMMIT. Inserts (version 0), a channel's second
-// save in the batch, and a lone update go the ordinary way. Each grouped op
-// gets grouped=true and its answer; its extras are still to write.
-func (s *SQL) updateMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) error {
+// recordDelivery records an interaction ID as handled at now, and reports
+// whether it was new.
+func (s *SQL) recordDelivery(ctx context.Context, tx *sql.Tx, id string, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
+		id, s.d.stamp(now))
+	if err != nil {
+		return false, fmt.Errorf("record delivery: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("record delivery: %w", err)
+	}
+	return n == 1, nil
+}
+
+// forgetDeliveries deletes interaction IDs this transaction just recorded
+// for saves that then lost their compare-and-swap: those interactions were
+// not applied, so they are not handled.
+func (s *SQL) forgetDeliveries(ctx context.Context, tx *sql.Tx, ids []string) error {
+	var err error
+	if s.d.unnest {
+		_, err = tx.ExecContext(ctx, `DELETE FROM handled_interactions WHERE id = ANY($1::text[])`, ids)
+	} else {
+		for _, id := range ids {
+			if _, err = tx.ExecContext(ctx, `DELETE FROM handled_interactions WHERE id = ?`, id); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("forget deliveries: %w", err)
+	}
+	return nil
+}
+
+// saveMany does a batch's updates (PostgreSQL) in a few statements whatever
+// the batch's size, as River completes jobs: arrays unnested and joined to
+// the rows, each row guarded by its own condition. On PostgreSQL, round
+// trips on the one write connection are what a batch costs besides its
+// COMMIT; this makes them constant:
+//
+//  1. the deliveries, one INSERT … ON CONFLICT DO NOTHING RETURNING id: an
+//     ID not returned was recorded before, and its save is a duplicate,
+//     answered without writing anything;
+//  2. the compare-and-swaps, one UPDATE … FROM unnest(…) RETURNING channel:
+//     a channel not returned lost its swap;
+//  3. the deliveries of lost swaps deleted again (rare: only when another
+//     replica moved the channel meanwhile);
+//  4. the clock deadlines of the won swaps: one DELETE for the channels
+//     without a clock, one upsert for the others.
+//
+// Inserts (version 0) and a channel's second save in the batch go the
+// ordinary way, op by op. Each grouped op gets grouped=true and its answer;
+// a finished game's result is still to write.
+func (s *SQL) saveMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) error {
 	var (
-		ops      []*writeOp
-		seen     = map[string]bool{}
-		channels []string
-		guilds   []string
-		datas    [][]byte
-		versions []int64
-		stamps   []time.Time
+		ops     []*writeOp
+		seen    = map[string]bool{}
+		ids     []string
+		ats     []time.Time
+		claimed = map[string]*writeOp{} // delivery ID → the op that records it
 	)
 	for _, op := range batch {
 		if op.kind != opSave || op.save.Version == 0 || seen[op.save.Channel] {
@@ -372,20 +443,58 @@ func (s *SQL) updateMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) erro
 		}
 		seen[op.save.Channel] = true
 		ops = append(ops, op)
+		// One ID twice in the batch: the INSERT would skip the second row
+		// and return the ID once, for both; the first op claims it.
+		if id := op.save.Delivery; id != "" && claimed[id] == nil {
+			claimed[id] = op
+			ids = append(ids, id)
+			ats = append(ats, op.save.Now.UTC())
+		}
+	}
+	if len(ops) < 2 {
+		return nil
+	}
+	fresh := map[string]bool{}
+	if len(ids) > 0 {
+		got, err := queryStrings(ctx, tx, `INSERT INTO handled_interactions (id, handled_at)
+			SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (id) DO NOTHING RETURNING id`, ids, ats)
+		if err != nil {
+			return fmt.Errorf("record deliveries: %w", err)
+		}
+		for _, id := range got {
+			fresh[id] = true
+		}
+	}
+	var (
+		swaps    []*writeOp
+		channels []string
+		guilds   []string
+		datas    [][]byte
+		versions []int64
+		stamps   []time.Time
+	)
+	for _, op := range ops {
+		op.grouped = true
+		op.out = writeResult{}
+		if id := op.save.Delivery; id != "" && (!fresh[id] || claimed[id] != op) {
+			op.out.dup = true
+			continue
+		}
+		swaps = append(swaps, op)
 		channels = append(channels, op.save.Channel)
 		guilds = append(guilds, op.save.Guild)
 		datas = append(datas, op.save.Data)
 		versions = append(versions, op.save.Version)
 		stamps = append(stamps, op.save.Now.UTC())
 	}
-	if len(ops) < 2 {
+	if len(swaps) == 0 {
 		return nil
 	}
 	// The batch is sorted by channel, and so are the arrays: rows are locked
 	// in that order whenever the plan walks the arrays (a nested loop over
 	// the primary key, the plan for batches this size). A deadlock with
 	// another replica all the same costs one rerun with savepoints.
-	rows, err := tx.QueryContext(ctx, `UPDATE channel_tables AS t
+	got, err := queryStrings(ctx, tx, `UPDATE channel_tables AS t
 		SET data = u.data, guild = u.guild, version = t.version + 1, updated_at = u.at
 		FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[]) AS u(channel, guild, data, version, at)
 		WHERE t.channel = u.channel AND t.version = u.version
@@ -393,26 +502,67 @@ func (s *SQL) updateMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) erro
 	if err != nil {
 		return fmt.Errorf("save tables: %w", err)
 	}
-	defer rows.Close()
-	won := make(map[string]bool, len(ops))
-	for rows.Next() {
-		var ch string
-		if err := rows.Scan(&ch); err != nil {
-			return fmt.Errorf("save tables: %w", err)
-		}
+	won := make(map[string]bool, len(got))
+	for _, ch := range got {
 		won[ch] = true
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("save tables: %w", err)
+	var (
+		lost      []string // deliveries of lost swaps
+		noClock   []string
+		clocked   []string
+		deadlines []time.Time
+	)
+	for _, op := range swaps {
+		if !won[op.save.Channel] {
+			if op.save.Delivery != "" {
+				lost = append(lost, op.save.Delivery)
+			}
+			continue
+		}
+		op.out = writeResult{version: op.save.Version + 1, ok: true}
+		if op.save.Deadline.IsZero() {
+			noClock = append(noClock, op.save.Channel)
+		} else {
+			clocked = append(clocked, op.save.Channel)
+			deadlines = append(deadlines, op.save.Deadline.UTC())
+		}
 	}
-	for _, op := range ops {
-		op.grouped = true
-		op.out = writeResult{}
-		if won[op.save.Channel] {
-			op.out = writeResult{version: op.save.Version + 1, ok: true}
+	if len(lost) > 0 {
+		if err := s.forgetDeliveries(ctx, tx, lost); err != nil {
+			return err
+		}
+	}
+	if len(noClock) > 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM clock_deadlines WHERE channel = ANY($1::text[])`, noClock); err != nil {
+			return fmt.Errorf("save deadlines: %w", err)
+		}
+	}
+	if len(clocked) > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO clock_deadlines (channel, due_at)
+			SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`,
+			clocked, deadlines); err != nil {
+			return fmt.Errorf("save deadlines: %w", err)
 		}
 	}
 	return nil
+}
+
+// queryStrings runs a query returning one text column.
+func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // prune forgets interaction IDs handled more than keepDeliveries before now.

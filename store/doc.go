@@ -7,6 +7,9 @@
 // connection and commits every save that queued during the previous COMMIT
 // in one transaction, so many channels share one fsync; each caller is
 // answered only after the COMMIT that covers its save. Reads use a pool of
-// their own. The same writer records handled interaction IDs
-// (FirstDelivery) and proves the store still writes (Ready).
+// their own. A save records the interaction ID it answers in its own
+// transaction (table.Save.Delivery), so a retried interaction cannot apply
+// twice and costs no second write; Handled reads those records, Remember
+// adds one for an interaction that saved nothing. The same writer proves
+// the store still writes (Ready).
 package store

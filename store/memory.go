@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -57,12 +58,18 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 	if m.tables[channel].version != version {
 		return 0, false, nil
 	}
+	if _, seen := m.handled[s.Delivery]; seen && s.Delivery != "" {
+		return 0, false, fmt.Errorf("save table: delivery %s: %w", s.Delivery, table.ErrDuplicate)
+	}
 	if result != nil && result.Rated() { // rate first: a failure changes nothing
 		if err := m.rate(result); err != nil {
 			return 0, false, err
 		}
 	}
 	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
+	if s.Delivery != "" {
+		m.remember(s.Delivery, s.Now)
+	}
 	m.setDeadline(channel, s.Deadline)
 	if result != nil {
 		for i, p := range result.Players {
@@ -273,6 +280,35 @@ func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished
 func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, seen := m.handled[interactionID]; seen {
+		return false, nil
+	}
+	m.remember(interactionID, now)
+	return true, nil
+}
+
+// Handled reports whether the interaction was recorded as handled: by a
+// save (table.Save.Delivery), Remember or FirstDelivery.
+func (m *Memory) Handled(_ context.Context, interactionID string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, seen := m.handled[interactionID]
+	return seen, nil
+}
+
+// Remember records the interaction as handled (by an action that saved
+// nothing).
+func (m *Memory) Remember(_ context.Context, interactionID string, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, seen := m.handled[interactionID]; !seen {
+		m.remember(interactionID, now)
+	}
+}
+
+// remember records an interaction ID, forgetting those older than a day
+// every pruneEvery. m.mu is held.
+func (m *Memory) remember(interactionID string, now time.Time) {
 	if now.Sub(m.pruned) > pruneEvery {
 		for id, at := range m.handled {
 			if now.Sub(at) > keepDeliveries {
@@ -281,11 +317,7 @@ func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time
 		}
 		m.pruned = now
 	}
-	if _, seen := m.handled[interactionID]; seen {
-		return false, nil
-	}
 	m.handled[interactionID] = now
-	return true, nil
 }
 
 // Ready reports nil: memory always accepts writes.

@@ -129,6 +129,9 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 // COMMIT (and its fsync) with the other saves queued meanwhile.
 func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
 	r := s.do(ctx, &writeOp{kind: opSave, save: save}, true)
+	if r.dup {
+		return 0, false, fmt.Errorf("save table: delivery %s: %w", save.Delivery, table.ErrDuplicate)
+	}
 	return r.version, r.ok, r.err
 }
 
@@ -156,4 +159,38 @@ func (s *SQL) saveExtras(ctx context.Context, tx *sql.Tx, save table.Save) error
 func (s *SQL) FirstDelivery(ctx context.Context, interactionID string, now time.Time) (bool, error) {
 	r := s.do(ctx, &writeOp{kind: opDelivery, id: interactionID, now: now}, true)
 	return r.ok, r.err
+}
+
+// Handled reports whether an interaction ID was recorded as handled, by a
+// save (table.Save.Delivery), Remember or FirstDelivery, here or on another
+// replica. It only reads: the save's own record is the authoritative one.
+func (s *SQL) Handled(ctx context.Context, interactionID string) (bool, error) {
+	var one int
+	err := s.retry(ctx, func() error {
+		return s.db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM handled_interactions WHERE id = ?`), interactionID).Scan(&one)
+	})
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("handled: %w", err)
+	}
+	return true, nil
+}
+
+// Remember records an interaction ID as handled, for an interaction that
+// saved nothing. It does not wait for the COMMIT (nothing the user sees
+// depends on it): the record joins the next batch. It waits for room in the
+// writer's queue, up to ctx.
+func (s *SQL) Remember(ctx context.Context, interactionID string, now time.Time) {
+	op := &writeOp{kind: opDelivery, id: interactionID, now: now, done: make(chan writeResult, 1)}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return
+	}
+	select {
+	case s.queue <- op:
+	case <-ctx.Done():
+	}
 }

@@ -227,7 +227,7 @@ func (ts *Tables) applyTimeUp(ctx context.Context, t *Table) (func(context.Conte
 		after = a
 	}
 	t.finishOnTime() // the hook may have played on to the end
-	if err := ts.save(ctx, t); err != nil {
+	if err := ts.save(ctx, t, nil); err != nil {
 		return nil, err
 	}
 	ts.log.Info("clock ran out", "channel", t.Channel, "player", lost.Player(), "game_over", !t.Phase.Open())

@@ -20,6 +20,9 @@ var (
 	ErrNoRematch     = errors.New("no finished game to rematch")
 	ErrNotInLastGame = errors.New("not a player of the last game")
 	ErrConflict      = errors.New("the table changed while the action was applied")
+	// ErrDuplicate: the interaction was handled before (a retry, a replay,
+	// another replica), so its save changed nothing.
+	ErrDuplicate = errors.New("interaction already handled")
 	// Finished games (history, replay).
 	ErrUnknownGame    = errors.New("no finished game has that id")
 	ErrNoFinishedGame = errors.New("no finished game in this channel")

@@ -23,6 +23,9 @@ type Store interface {
 	// ratings in each of s.Result.RatingScopes(), computed by
 	// s.Result.Rate from the ratings read in that transaction. It returns the new version, or
 	// saved=false, having changed nothing, when someone else wrote first.
+	// When s.Delivery is set, the same transaction records that interaction
+	// ID as handled; when it was recorded already, SaveTable fails with an
+	// error matching ErrDuplicate, having changed nothing.
 	// It returns only once the write is durable.
 	SaveTable(ctx context.Context, s Save) (newVersion int64, saved bool, err error)
 	// Tally returns a player's wins, losses and draws within a scope (server).
@@ -56,4 +59,7 @@ type Save struct {
 	// Deadline is when the player to move runs out of time, kept in the
 	// same transaction so the scheduler finds it; zero: no clock running.
 	Deadline time.Time
+	// Delivery is the ID of the interaction this save answers ("" when
+	// none), recorded as handled in the same transaction (see Delivery).
+	Delivery string
 }

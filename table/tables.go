@@ -107,7 +107,9 @@ func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 		ts.remember(cur) // unchanged: still good at its version
 		return nil
 	}
-	return ts.save(ctx, next)
+	// Only the action's own save records the delivery: an expiry or a
+	// clock run out above is the bot's doing, not this interaction's.
+	return ts.save(ctx, next, deliveryOf(ctx))
 }
 
 // Peek runs read under the channel's lock with its current table (nil when
@@ -133,7 +135,7 @@ func (ts *Tables) Idle(t *Table) bool {
 // expire ends an open table nobody has touched for the idle timeout.
 func (ts *Tables) expire(ctx context.Context, t *Table) error {
 	t.Phase, t.EndReason = Ended, Expired
-	if err := ts.save(ctx, t); err != nil {
+	if err := ts.save(ctx, t, nil); err != nil {
 		return err
 	}
 	ts.log.Info("game expired", "channel", t.Channel, "idle", ts.idle)
@@ -180,21 +182,32 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 	return decode(data, version)
 }
 
-// save writes t with a compare-and-swap on the version it was read at, and
-// the result of a game that finished in this action.
-func (ts *Tables) save(ctx context.Context, t *Table) error {
+// save writes t with a compare-and-swap on the version it was read at, the
+// result of a game that finished in this action, and the delivery d of the
+// interaction that asked for it (nil: none, or not this save's to record).
+// A delivery already recorded fails the save with ErrDuplicate, having
+// changed nothing; d is marked saved once recorded, so a later save in the
+// same request does not record it twice.
+func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 	t.Updated = ts.now()
 	t.ArmClock(t.Updated)
 	data, err := t.encode()
 	if err != nil {
 		return err
 	}
-	version, saved, err := ts.store.SaveTable(ctx, Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.Deadline})
+	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.Deadline}
+	if d != nil && !d.Saved() {
+		save.Delivery = d.ID
+	}
+	version, saved, err := ts.store.SaveTable(ctx, save)
 	if err != nil {
 		return fmt.Errorf("save table of channel %s: %w", t.Channel, err)
 	}
 	if !saved {
 		return ErrConflict
+	}
+	if save.Delivery != "" {
+		d.saved.Store(true)
 	}
 	t.version, t.result = version, nil
 	ts.remember(t)

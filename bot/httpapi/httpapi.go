@@ -40,12 +40,24 @@ const MaxSkew = 5 * time.Minute
 // Options.APIURL is nil.
 const DefaultAPIURL = "https://discord.com/api/v10"
 
-// Deduper remembers which interactions were handled. FirstDelivery records
-// interactionID and reports whether this is the first time it was seen (in
-// this process, after a restart, or on another replica sharing the store).
-// An error means it is unknown; the interaction is then not applied.
+// Deduper remembers which interactions were handled, in the store the bot
+// saves tables to (in this process, after a restart, or by another replica
+// sharing it). The authoritative record is made by the save itself: Serve
+// runs with a bot.Delivery in its context, and the action's save records
+// the ID in its own transaction, failing as a duplicate if it was there
+// already. So one writer operation serves a move, and no crash can leave an
+// ID recorded without its move or a move without its ID.
 type Deduper interface {
-	FirstDelivery(ctx context.Context, interactionID string, now time.Time) (first bool, err error)
+	// Handled reports whether interactionID was recorded as handled. It only
+	// reads; an error means it is unknown, and the interaction is then not
+	// applied.
+	Handled(ctx context.Context, interactionID string) (bool, error)
+	// Remember records interactionID as handled by an interaction that
+	// saved nothing (a refusal, help, a board): it returns at once, and the
+	// record reaches the store with the next commit. Applying such an
+	// interaction twice changes nothing, so a retry that races the record
+	// gets the same answer again, never a second move.
+	Remember(ctx context.Context, interactionID string, now time.Time)
 }
 
 // Options configure the HTTP transport.
@@ -54,7 +66,8 @@ type Options struct {
 	Logger    *slog.Logger
 	Now       func() time.Time // the application's clock; nil means time.Now
 	// Deduper refuses an interaction ID seen before; nil applies every
-	// validly signed, fresh request (single process, tests).
+	// validly signed, fresh request (single process, tests). It must be the
+	// store the bot's tables are saved to: the saves record the IDs.
 	Deduper Deduper
 	// APIURL is Discord's REST base (DISCORD_API_URL), for callbacks that
 	// carry files; nil means DefaultAPIURL.
@@ -168,18 +181,26 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 
 // serve answers i, unless it was handled before.
 func (h *interactionsHandler) serve(ctx context.Context, i *discordgo.Interaction) bot.Response {
-	if h.opt.Deduper != nil && mutates(i.Type) {
-		first, err := h.opt.Deduper.FirstDelivery(ctx, i.ID, h.opt.Now())
-		switch {
-		case err != nil:
-			h.opt.Logger.ErrorContext(ctx, "http: dedupe", "err", err, "interaction", i.ID)
-			return h.bot.Internal(i)
-		case !first:
-			h.opt.Logger.InfoContext(ctx, "http: interaction already handled", "interaction", i.ID)
-			return h.bot.Duplicate(i)
-		}
+	if h.opt.Deduper == nil || !mutates(i.Type) {
+		return h.bot.ServeRecovering(ctx, i)
 	}
-	return h.bot.ServeRecovering(ctx, i)
+	// The read-side check answers most duplicates without handling them;
+	// two deliveries at once both pass it, and the second one's save then
+	// fails as a duplicate (bot.Serve answers that with the same notice).
+	switch handled, err := h.opt.Deduper.Handled(ctx, i.ID); {
+	case err != nil:
+		h.opt.Logger.ErrorContext(ctx, "http: dedupe", "err", err, "interaction", i.ID)
+		return h.bot.Internal(i)
+	case handled:
+		h.opt.Logger.InfoContext(ctx, "http: interaction already handled", "interaction", i.ID)
+		return h.bot.Duplicate(i)
+	}
+	d := &bot.Delivery{ID: i.ID}
+	resp := h.bot.ServeRecovering(bot.WithDelivery(ctx, d), i)
+	if !d.Saved() {
+		h.opt.Deduper.Remember(ctx, i.ID, h.opt.Now())
+	}
+	return resp
 }
 
 // mutates reports whether an interaction of type t may change a table, so

@@ -98,17 +98,20 @@ type fakeDeduper struct {
 	err  error
 }
 
-func (d *fakeDeduper) FirstDelivery(_ context.Context, id string, now time.Time) (bool, error) {
+func (d *fakeDeduper) Handled(_ context.Context, id string) (bool, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.err != nil {
 		return false, d.err
 	}
-	if _, ok := d.seen[id]; ok {
-		return false, nil
-	}
+	_, ok := d.seen[id]
+	return ok, nil
+}
+
+func (d *fakeDeduper) Remember(_ context.Context, id string, now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.seen[id] = now
-	return true, nil
 }
 
 // reply is an inline reply's parts a test reads.
@@ -148,6 +151,9 @@ func TestHTTPReplay(t *testing.T) {
 	}
 	duplicate := locales.English().Say("refuse.duplicate", nil)
 
+	// The fake's Handled never sees what a save recorded (the memory store
+	// did): the replay passes the read-side check, as a retry racing its
+	// first delivery does, and its save must catch it.
 	t.Run("ReplayedNewDoesNotReopen", func(t *testing.T) {
 		h := newWith(&fakeDeduper{seen: map[string]time.Time{}})
 		opened := s.command(t, "1180000000000000101", alice, "new")
@@ -167,6 +173,30 @@ func TestHTTPReplay(t *testing.T) {
 		// Had the replay reopened the game, Bob could join it now.
 		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000103", bob, "join"))); r.Data.Flags&64 == 0 {
 			t.Fatalf("the replay reopened the game: Bob joined: %s", r.Data.Content)
+		}
+	})
+	t.Run("SavedNotRemembered", func(t *testing.T) {
+		d := &fakeDeduper{seen: map[string]time.Time{}}
+		h := newWith(d)
+		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000501", alice, "new"))); r.Data.Flags&64 != 0 {
+			t.Fatalf("/ttt new refused: %s", r.Data.Content)
+		}
+		if len(d.seen) != 0 {
+			t.Fatalf("a saved action was remembered besides its save: %v", d.seen)
+		}
+	})
+	t.Run("RefusedRemembered", func(t *testing.T) {
+		d := &fakeDeduper{seen: map[string]time.Time{}}
+		h := newWith(d)
+		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "end"))); r.Data.Flags&64 == 0 {
+			t.Fatalf("/ttt end with no game: %+v", r)
+		}
+		if _, ok := d.seen["1180000000000000601"]; !ok {
+			t.Fatalf("a refused action was not remembered: %v", d.seen)
+		}
+		r := decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "end")))
+		if r.Data.Content != duplicate {
+			t.Fatalf("the refused action replayed: %+v", r)
 		}
 	})
 	t.Run("DeduperFails", func(t *testing.T) {
