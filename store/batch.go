@@ -350,11 +350,9 @@ func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeRe
 	var res sql.Result
 	var err error
 	if save.Version == 0 {
-		res, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO channel_tables (channel, guild, data, version, updated_at)
-			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`), save.Channel, save.Guild, save.Data, s.d.stamp(save.Now))
+		res, err = s.execTx(ctx, tx, qInsertTable, save.Channel, save.Guild, save.Data, s.d.stamp(save.Now))
 	} else {
-		res, err = tx.ExecContext(ctx, s.d.q(`UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
-			WHERE channel = ? AND version = ?`), save.Data, save.Guild, s.d.stamp(save.Now), save.Channel, save.Version)
+		res, err = s.execTx(ctx, tx, qUpdateTable, save.Data, save.Guild, s.d.stamp(save.Now), save.Channel, save.Version)
 	}
 	if err != nil {
 		return writeResult{err: fmt.Errorf("save table: %w", err)}
@@ -378,7 +376,7 @@ func (s *SQL) saveInTx(ctx context.Context, tx *sql.Tx, save table.Save) writeRe
 // recordDelivery records an interaction ID as handled at now, and reports
 // whether it was new.
 func (s *SQL) recordDelivery(ctx context.Context, tx *sql.Tx, id string, now time.Time) (bool, error) {
-	res, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`),
+	res, err := s.execTx(ctx, tx, qRecordDelivery,
 		id, s.d.stamp(now))
 	if err != nil {
 		return false, fmt.Errorf("record delivery: %w", err)

@@ -19,10 +19,9 @@ import (
 func (s *SQL) saveDeadline(ctx context.Context, tx *sql.Tx, channel string, due time.Time) error {
 	var err error
 	if due.IsZero() {
-		_, err = tx.ExecContext(ctx, s.d.q(`DELETE FROM clock_deadlines WHERE channel = ?`), channel)
+		_, err = s.execTx(ctx, tx, qDeleteDeadline, channel)
 	} else {
-		_, err = tx.ExecContext(ctx, s.d.q(`INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
-			ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`), channel, s.d.stamp(due))
+		_, err = s.execTx(ctx, tx, qSetDeadline, channel, s.d.stamp(due))
 	}
 	if err != nil {
 		return fmt.Errorf("save deadline: %w", err)

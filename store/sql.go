@@ -36,11 +36,14 @@ type SQL struct {
 	beforeCommit func(items int) // tests: called before each COMMIT, in the writer
 	commits      atomic.Int64    // COMMITs of batches so far
 	health       health
+
+	stmts sync.Map // stmtKey → *sql.Stmt: prepared statements (prepared)
 }
 
 // newSQL starts the writer over migrated databases. beforeCommit may be nil.
 func newSQL(db, wdb *sql.DB, d dialect, beforeCommit func(int)) *SQL {
 	s := &SQL{db: db, wdb: wdb, d: d, queue: make(chan *writeOp, maxBatch), stopped: make(chan struct{}), beforeCommit: beforeCommit}
+	s.prepareWriter(context.Background())
 	go s.write()
 	return s
 }
@@ -52,11 +55,15 @@ type dialect struct {
 	stamp   func(time.Time) any // the application's time as the database keeps it
 	dollars bool                // placeholders are $1, $2 … instead of ?
 	lock    string              // statement that serialises migrations across processes
-	unnest  bool                // updates many rows from arrays in one statement (updateMany)
+	unnest  bool                // updates many rows from arrays in one statement (saveMany)
+	// prepare: keep hot statements prepared (SQLite; pgx already caches
+	// prepared statements per connection, and recovers them when a backend
+	// dies, which a database/sql Stmt does less gracefully).
+	prepare bool
 }
 
 var (
-	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", stamp: sqliteStamp}
+	sqlite   = dialect{name: "sqlite", dir: "migrations/sqlite", stamp: sqliteStamp, prepare: true}
 	postgres = dialect{name: "postgres", dir: "migrations/postgres", stamp: func(t time.Time) any { return t.UTC() }, dollars: true, lock: "SELECT pg_advisory_xact_lock(7274001)", unnest: true}
 )
 
@@ -97,6 +104,7 @@ func (s *SQL) Close() error {
 	close(s.queue)
 	s.mu.Unlock()
 	<-s.stopped
+	s.stmts.Range(func(_, st any) bool { st.(*sql.Stmt).Close(); return true })
 	err := s.wdb.Close()
 	if s.db != s.wdb {
 		err = errors.Join(err, s.db.Close())
@@ -112,7 +120,7 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 	var data []byte
 	var version int64
 	err := s.retry(ctx, func() error {
-		return s.db.QueryRowContext(ctx, s.d.q(`SELECT data, version FROM channel_tables WHERE channel = ?`), channel).Scan(&data, &version)
+		return s.queryRow(ctx, `SELECT data, version FROM channel_tables WHERE channel = ?`, channel).Scan(&data, &version)
 	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -167,7 +175,7 @@ func (s *SQL) FirstDelivery(ctx context.Context, interactionID string, now time.
 func (s *SQL) Handled(ctx context.Context, interactionID string) (bool, error) {
 	var one int
 	err := s.retry(ctx, func() error {
-		return s.db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM handled_interactions WHERE id = ?`), interactionID).Scan(&one)
+		return s.queryRow(ctx, `SELECT 1 FROM handled_interactions WHERE id = ?`, interactionID).Scan(&one)
 	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -193,4 +201,79 @@ func (s *SQL) Remember(ctx context.Context, interactionID string, now time.Time)
 	case s.queue <- op:
 	case <-ctx.Done():
 	}
+}
+
+// stmtKey names a prepared statement: the pool it was prepared on and its
+// text.
+type stmtKey struct {
+	db    *sql.DB
+	query string
+}
+
+// prepared returns query prepared on db, preparing it the first time.
+// SQLite (modernc) otherwise parses and plans a statement every time it
+// runs: under load a tenth of the bot's CPU went to parsing the same few
+// statements. database/sql keeps the statement prepared on each connection
+// it ran on and prepares it again on a new one. nil when preparing failed:
+// the caller then runs the text.
+func (s *SQL) prepared(ctx context.Context, db *sql.DB, query string) *sql.Stmt {
+	if !s.d.prepare {
+		return nil
+	}
+	key := stmtKey{db, query}
+	if st, ok := s.stmts.Load(key); ok {
+		return st.(*sql.Stmt)
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	if prior, loaded := s.stmts.LoadOrStore(key, st); loaded {
+		st.Close()
+		return prior.(*sql.Stmt)
+	}
+	return st
+}
+
+// The writer's statements, prepared once on the write pool when the store
+// opens: later, while the writer holds the pool's one connection, preparing
+// on the pool would wait for that connection forever. Tx.StmtContext
+// prepares them on the transaction's own connection when it is new.
+const (
+	qRecordDelivery = `INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
+	qInsertTable    = `INSERT INTO channel_tables (channel, guild, data, version, updated_at)
+			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`
+	qUpdateTable = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`
+	qDeleteDeadline = `DELETE FROM clock_deadlines WHERE channel = ?`
+	qSetDeadline    = `INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
+			ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`
+)
+
+// prepareWriter prepares the writer's statements; one that fails to prepare
+// runs as text.
+func (s *SQL) prepareWriter(ctx context.Context) {
+	for _, q := range []string{qRecordDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline} {
+		s.prepared(ctx, s.wdb, s.d.q(q))
+	}
+}
+
+// execTx runs a statement of the dialect (? placeholders) in the writer's
+// transaction, prepared when prepareWriter prepared it.
+func (s *SQL) execTx(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	query = s.d.q(query)
+	if st, ok := s.stmts.Load(stmtKey{s.wdb, query}); ok {
+		return tx.StmtContext(ctx, st.(*sql.Stmt)).ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, query, args...)
+}
+
+// queryRow runs a read of the dialect (? placeholders) on the read pool,
+// prepared.
+func (s *SQL) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	query = s.d.q(query)
+	if st := s.prepared(ctx, s.db, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return s.db.QueryRowContext(ctx, query, args...)
 }
