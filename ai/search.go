@@ -237,6 +237,9 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 			}
 			return score
 		}
+		if s.pos.players == 2 && !s.pos.gravity {
+			return s.quiesce(ply, alpha, beta, mover)
+		}
 		return s.eval()
 	}
 	key := s.pos.hash
@@ -307,6 +310,39 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 	}
 	*e = ttEntry{key: key, score: toTT(best, ply), best: bestMove, depth: int8(min(depth, 127)), flag: flag}
 	return best
+}
+
+// quiesce scores a leaf of a two-player free-placement game where mover
+// cannot win at once: if the other player has two cells to win on, mover
+// loses; if one, mover must take it, and the search follows that forced
+// move (and the forced replies it causes) before judging the position by
+// its windows. Fours are the threats the heuristic would otherwise
+// misjudge by a ply.
+func (s *search) quiesce(ply int, alpha, beta int64, mover int) int64 {
+	p := s.pos
+	other := p.next(mover)
+	if p.fours[other] == 0 {
+		return s.eval()
+	}
+	g, two := p.gain(other)
+	if two {
+		score := Win - int64(ply+2)
+		if other != s.me {
+			score = -score
+		}
+		return score
+	}
+	p.set(g, mover)
+	var score int64
+	// (The block cannot win: mover had no four.)
+	switch {
+	case p.full():
+		score = 0
+	default:
+		score = s.alphabeta(0, ply+1, alpha, beta, other)
+	}
+	p.unset(g)
+	return score
 }
 
 // canWin reports whether pl completes a run with one stone now.

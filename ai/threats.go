@@ -81,53 +81,62 @@ func (s *search) threatMove(moves []int) (int, Stats, bool, []int) {
 		// A proof, but not of the fastest win: the distance is unknown.
 		return t.move, Stats{Nodes: s.nodes, Score: Win - int64(left), Complete: true}, true, moves
 	}
-	// The opponent's VCF, if it exists, must be stopped now.
+	// The opponent's VCF, if it exists, must be stopped now; then, among
+	// the moves that stop it, prefer those that leave no VCT either.
 	var zone []int
 	if s.vcf(opp, me, vcfDepth, &zone) {
-		var keep []int
-		for _, y := range s.defences(me, zone) {
-			p.set(y, me)
-			s.nodes++
-			lost := s.vcf(opp, me, vcfDepth, nil)
-			p.unset(y)
-			if !lost || t.stopped {
-				keep = append(keep, y)
-			}
+		keep := s.refuting(s.defences(me, zone), opp, 0)
+		if len(keep) == 0 {
+			return 0, Stats{}, false, moves // lost against best play: let the search delay it
 		}
-		if len(keep) > 0 {
-			return 0, Stats{}, false, keep
+		if safe := s.refuting(keep, opp, vctDepth); len(safe) > 0 {
+			keep = safe
 		}
-		return 0, Stats{}, false, moves // lost against best play: let the search delay it
+		return 0, Stats{}, false, keep
 	}
 	if s.vct(me, opp, vctDepth) {
 		return t.move, Stats{Nodes: s.nodes, Score: mateBound - 1}, true, moves
 	}
-	// The opponent's VCT: keep the defences after which it has none.
+	// The opponent's VCT: keep the defences after which it has none. They
+	// lie in the windows of its first threat's VCF, or are that threat's
+	// cell, or are fours of ours.
 	if t.stopped || !s.vct(opp, me, vctDepth) {
 		return 0, Stats{}, false, moves
 	}
 	x := t.move
-	zone = zone[:0]
 	p.set(x, opp)
 	s.vcf(opp, me, vcfDepth, &zone)
 	p.unset(x)
+	if keep := s.refuting(s.defences(me, append(zone, x)), opp, vctDepth); len(keep) > 0 {
+		return 0, Stats{}, false, keep
+	}
+	return 0, Stats{}, false, moves
+}
+
+// refuting returns the moves among cands after which opp has no VCF
+// (depth 0) or no VCT (depth > 0), for s.me to play; moves the budget
+// left unchecked are kept too, after the checked ones.
+func (s *search) refuting(cands []int, opp, depth int) []int {
+	p := s.pos
 	var keep, unsure []int
-	for _, y := range s.defences(me, append(zone, x)) {
-		p.set(y, me)
+	for _, y := range cands {
+		p.set(y, s.me)
 		s.nodes++
-		lost := s.vct(opp, me, vctDepth)
+		var lost bool
+		if depth == 0 {
+			lost = s.vcf(opp, s.me, vcfDepth, nil)
+		} else {
+			lost = s.vct(opp, s.me, depth)
+		}
 		p.unset(y)
 		switch {
-		case t.stopped:
+		case s.tss.stopped:
 			unsure = append(unsure, y)
 		case !lost:
 			keep = append(keep, y)
 		}
 	}
-	if keep = append(keep, unsure...); len(keep) > 0 {
-		return 0, Stats{}, false, keep
-	}
-	return 0, Stats{}, false, moves
+	return append(keep, unsure...)
 }
 
 // stop reports whether the threat search must end now.
