@@ -35,8 +35,8 @@ type position struct {
 
 	// The threat search needs, fast, the windows a player is close to
 	// filling: hot[p] lists p's live windows holding at least hotMin
-	// tokens (k−3, so threes, fours and the windows one stone short of a
-	// three), hotAt[w] is w's index there or −1, and fours[p] counts p's
+	// tokens (for k ≥ 5, k−3: fours, threes and the windows one stone
+	// short of a three; else only fours), hotAt[w] is w's index there or −1, and fours[p] counts p's
 	// live windows one token short of k: p wins on its next move. start
 	// and step give a window's cells: start + i·step for i < k.
 	hot    [][]int32
@@ -115,7 +115,12 @@ func (p *position) buildWindows() {
 	for i := range p.hotAt {
 		p.hotAt[i] = -1
 	}
-	p.hotMin = int8(max(1, p.k-3))
+	// Below k = 5 there is no threat search, which is what needs the
+	// windows short of a four: keep only the fours, which cost least.
+	p.hotMin = int8(p.k - 1)
+	if p.k >= 5 {
+		p.hotMin = int8(p.k - 3)
+	}
 	p.fours = make([]int, p.players)
 }
 

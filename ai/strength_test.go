@@ -225,7 +225,13 @@ func TestLongLadder(t *testing.T) {
 		{"5x5_k4", game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}, 20},
 		{"9x9_k5", game.Rules{Rows: 9, Cols: 9, Win: 5, Players: 2}, 20},
 		{"15x15_k5", game.Rules{Rows: 15, Cols: 15, Win: 5, Players: 2}, 20},
+		{"19x19_k5", game.Rules{Rows: 19, Cols: 19, Win: 5, Players: 2}, 10},
+		{"4x4_k3", game.Rules{Rows: 4, Cols: 4, Win: 3, Players: 2}, 20},
 		{"7x7_k4_3players", game.Rules{Rows: 7, Cols: 7, Win: 4, Players: 3}, 18},
+		{"10x10_k4_3players", game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 3}, 18},
+		{"gravity_7x6_k4_3players", game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 3}, 18},
+		{"10x10_k4_4players", game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4}, 20},
+		{"gravity_9x8_k4_4players", game.Rules{Rows: 8, Cols: 9, Win: 4, Gravity: true, Players: 4}, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
