@@ -19,6 +19,9 @@ const (
 	beamRoot   = 24          // on big boards, root moves searched
 	beamInner  = 10          // on big boards, moves searched below the root
 	nearReach  = 2           // on big boards, candidates lie this close to a token
+	// paranoidDepth caps Hard's search with three or more players (see
+	// choose).
+	paranoidDepth = 4
 )
 
 // ttEntry remembers a searched position.
@@ -129,8 +132,30 @@ func (s *search) choose() (game.Coord, Stats) {
 		c, st := s.deepen(moves, 2)
 		return s.coord(c), st
 	}
-	c, st := s.deepen(moves, len(s.pos.cell)-s.pos.filled)
+	maxDepth := len(s.pos.cell) - s.pos.filled
+	if n := s.active(); n > 2 {
+		// A paranoid search gets worse, not better, past about one
+		// round: every extra ply of opponents is one more stone of a
+		// coalition that real opponents, each playing for itself, do not
+		// form. Measured against Medium with 3 and 4 players (7×7 and
+		// 10×10 k=4, gravity 7×6 and 9×8), 4 plies (or one round, with
+		// more players) won the most a seat; unlimited depth, 3 and 5
+		// plies lost more than they won.
+		maxDepth = min(maxDepth, max(paranoidDepth, n))
+	}
+	c, st := s.deepen(moves, maxDepth)
 	return s.coord(c), st
+}
+
+// active counts the players still in the game.
+func (s *search) active() int {
+	n := 0
+	for _, out := range s.pos.out {
+		if !out {
+			n++
+		}
+	}
+	return n
 }
 
 // immediate returns a move among moves that would complete a run for pl.
