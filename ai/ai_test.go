@@ -474,3 +474,17 @@ func TestHardBlocksEveryOpponent(t *testing.T) {
 		t.Errorf("Hard played %v, want the block at 6,3", c)
 	}
 }
+
+// TestParanoidDepthCap: with three players Hard stops at paranoidDepth
+// plies however large the budget (deeper paranoid search measured weaker).
+func TestParanoidDepthCap(t *testing.T) {
+	g := newGame(t, game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 3})
+	play(t, g, at(2, 2), at(1, 1), at(3, 3))
+	_, st, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Depth != paranoidDepth {
+		t.Errorf("depth %d, want %d (%+v)", st.Depth, paranoidDepth, st)
+	}
+}
