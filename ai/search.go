@@ -250,6 +250,9 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 		return 0
 	}
 	if depth == 0 {
+		if s.opt.Level != Hard {
+			return s.eval() // Medium looks two plies ahead, no more
+		}
 		// A player to move with a four wins on the spot: scoring that
 		// as the win it is, not as a few heavy windows, is a free ply of
 		// tactics at every leaf. (With three or more players this is

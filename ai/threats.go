@@ -68,14 +68,25 @@ func (s *search) threatMove(moves []int) (int, Stats, bool, []int) {
 	t := &s.tss
 	t.failKey = make([]uint64, 1<<failBits)
 	t.failDepth = make([]int8, 1<<failBits)
-	if s.opt.MaxNodes > 0 {
-		t.limit = s.nodes + max(1, s.opt.MaxNodes/tssShare)
-	} else {
+	// Half the threat search's share for our own wins (and the
+	// opponent's VCF, which is cheap), half for the opponent's VCT: one
+	// long fruitless search for a win of ours must not leave nothing for
+	// the defence.
+	var half time.Duration
+	if !s.deadline.IsZero() {
+		half = time.Until(s.deadline) / (2 * tssShare)
+	}
+	phase := func() {
+		t.stopped = false
 		t.limit = 1<<62 - 1
-		if !s.deadline.IsZero() {
-			t.deadline = time.Now().Add(time.Until(s.deadline) / tssShare)
+		if s.opt.MaxNodes > 0 {
+			t.limit = s.nodes + max(1, s.opt.MaxNodes/(2*tssShare))
+		}
+		if half > 0 {
+			t.deadline = time.Now().Add(half)
 		}
 	}
+	phase()
 	left := len(p.cell) - p.filled
 	if s.vcf(me, opp, vcfDepth, nil) {
 		// A proof, but not of the fastest win: the distance is unknown.
@@ -100,7 +111,11 @@ func (s *search) threatMove(moves []int) (int, Stats, bool, []int) {
 	// The opponent's VCT: keep the defences after which it has none. They
 	// lie in the windows of its first threat's VCF, or are that threat's
 	// cell, or are fours of ours.
-	if t.stopped || !s.vct(opp, me, vctDepth) {
+	if s.outOfTime() {
+		return 0, Stats{}, false, moves
+	}
+	phase()
+	if !s.vct(opp, me, vctDepth) {
 		return 0, Stats{}, false, moves
 	}
 	x := t.move
