@@ -23,8 +23,11 @@
 // transposition table (Zobrist hashing) and move ordering by threats.
 // With two players it is plain minimax; with more it is a paranoid search
 // (everyone else is assumed to play against the computer), which keeps
-// alpha-beta's pruning, and Hard first takes away the win of any opponent
-// who moves before its next turn. Leaves are scored by open k-windows:
+// alpha-beta's pruning; Hard stops it after one round (4 plies, or one
+// move of each player with more than three), because deeper paranoid
+// search measured weaker (the imagined coalition grows with every ply),
+// and first takes away the win of any opponent who moves before its next
+// turn. Leaves are scored by open k-windows:
 // every line of k cells that only one player occupies counts for that
 // player, steeply more the fuller it is, which is what makes threats and
 // blocks visible on boards too big to search; a player to move with a
