@@ -453,3 +453,38 @@ func TestEasyIsBeatable(t *testing.T) {
 		t.Errorf("a beginner beat Hard %d times", hard)
 	}
 }
+
+// TestHardBlocksEveryOpponent: with three players, Hard takes away the win
+// of the player after next (who moves before Hard again), while Medium
+// only watches the next player.
+func TestHardBlocksEveryOpponent(t *testing.T) {
+	r := game.Rules{Rows: 7, Cols: 7, Win: 4, Players: 3}
+	g := newGame(t, r)
+	// A, B, C in turn; C gets 6,0 6,1 6,2 (6,3 open), A and B scatter.
+	play(t, g, at(0, 0), at(0, 6), at(6, 0), at(0, 3), at(2, 6), at(6, 1), at(3, 0), at(4, 6), at(6, 2))
+	if g.Turn() != 0 {
+		t.Fatalf("turn %d, want A", g.Turn())
+	}
+	// One node: no search, only the rule.
+	c, _, err := Move(context.Background(), g, Options{Level: Hard, MaxNodes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != at(6, 3) {
+		t.Errorf("Hard played %v, want the block at 6,3", c)
+	}
+}
+
+// TestParanoidDepthCap: with three players Hard stops at paranoidDepth
+// plies however large the budget (deeper paranoid search measured weaker).
+func TestParanoidDepthCap(t *testing.T) {
+	g := newGame(t, game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 3})
+	play(t, g, at(2, 2), at(1, 1), at(3, 3))
+	_, st, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Depth != paranoidDepth {
+		t.Errorf("depth %d, want %d (%+v)", st.Depth, paranoidDepth, st)
+	}
+}

@@ -146,6 +146,42 @@ func TestGenerateBook(t *testing.T) {
 	if !bytes.Equal(first, again) {
 		t.Fatalf("the resumed book differs: %d bytes, first %d", len(again), len(first))
 	}
+
+	// With half of a deeper run's progress, some leaves are worked out
+	// from their children instead of solved, and the book is the same.
+	deep := BookConfig{Rules: r, Plies: 5, Out: filepath.Join(dir, "deep"), TableBits: 16, Workers: 2}
+	if err := GenerateBook(deep); err != nil {
+		t.Fatal(err)
+	}
+	progress, err = os.ReadFile(deep.Out + ".progress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.SplitAfter(string(progress), "\n")
+	if err := os.WriteFile(deep.Out+".progress", []byte(strings.Join(lines[:len(lines)/2], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	known, err := loadProgress(deep.Out + ".progress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := 0
+	for _, p := range leaves {
+		if _, ok := fromChildren(geo, p, known); ok {
+			derived++
+		}
+	}
+	if derived == 0 {
+		t.Fatal("no leaf can be worked out from half the deeper run")
+	}
+	cfg.Deeper, cfg.Out = deep.Out+".progress", filepath.Join(dir, "from-deeper")
+	if err := GenerateBook(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if fromDeeper, err := os.ReadFile(cfg.Out); err != nil || !bytes.Equal(first, fromDeeper) {
+		t.Fatalf("the book worked out from a deeper run differs (%v)", err)
+	}
+	t.Logf("%d of %d leaves worked out from the deeper run", derived, len(leaves))
 }
 
 // TestBookResolve re-solves a sample of the book's deepest entries from

@@ -24,7 +24,12 @@ type BookConfig struct {
 	TableBits int        // the solver's table: 2^TableBits slots of 16 bytes; default 23
 	Strong    bool       // store how fast each side wins, not only who wins (much slower)
 	Workers   int        // leaves solved at once, sharing one table; default GOMAXPROCS
-	Logf      func(format string, args ...any)
+	// Deeper is the progress file of a run one ply deeper, if any: a leaf
+	// whose every child is known there is worked out from them instead of
+	// solved (so an unfinished deeper run still shortens this one). Weak
+	// books only.
+	Deeper string
+	Logf   func(format string, args ...any)
 }
 
 // GenerateBook builds an opening book with the exact solver: it solves
@@ -55,6 +60,15 @@ func GenerateBook(cfg BookConfig) error {
 	done, err := loadProgress(cfg.Progress)
 	if err != nil {
 		return err
+	}
+	var deeper map[uint64]int8
+	if cfg.Deeper != "" {
+		if !weak {
+			return fmt.Errorf("a deeper run's progress can only help a weak book")
+		}
+		if deeper, err = loadProgress(cfg.Deeper); err != nil {
+			return err
+		}
 	}
 	leaves := bookLeaves(geo, cfg.Plies)
 	todo := 0
@@ -103,7 +117,10 @@ func GenerateBook(cfg BookConfig) error {
 					continue
 				}
 				s := &solver{G: geo, TT: tt, Ctx: context.Background()}
-				v, _ := s.Solve(p, weak)
+				v, ok := fromChildren(geo, p, deeper)
+				if !ok {
+					v, _ = s.Solve(p, weak)
+				}
 				mu.Lock()
 				done[k] = int8(v)
 				nodes += s.Nodes
@@ -200,6 +217,33 @@ func bookLeaves(geo *geometry, plies int) []bitPos {
 	}
 	walk(bitPos{})
 	return leaves
+}
+
+// fromChildren works out who wins p (−1, 0 or +1) from its children's
+// values in known (canonical keys, as in a progress file), if every child
+// is there or read off at once. p must not be won in one.
+func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
+	if known == nil {
+		return 0, false
+	}
+	best := -1
+	for _, m := range geo.Moves(p) {
+		child := p.Play(m)
+		v, ok := 0, child.Moves == geo.Cells()
+		if !ok {
+			v, ok = geo.Trivial(child)
+		}
+		if !ok {
+			var k int8
+			k, ok = known[geo.Canonical(child)]
+			v = int(k)
+		}
+		if !ok {
+			return 0, false
+		}
+		best = max(best, -sign(v))
+	}
+	return best, true
 }
 
 // deriveBook scores every non-trivial position with at most plies stones

@@ -23,11 +23,25 @@
 // transposition table (Zobrist hashing) and move ordering by threats.
 // With two players it is plain minimax; with more it is a paranoid search
 // (everyone else is assumed to play against the computer), which keeps
-// alpha-beta's pruning. Leaves are scored by open k-windows: every line of
-// k cells that only one player occupies counts for that player, steeply
-// more the fuller it is, which is what makes threats and blocks visible on
-// boards too big to search. On boards over 7×7 without gravity it looks
-// only at cells near the stones and at the most threatening few.
+// alpha-beta's pruning; Hard stops it after one round (4 plies, or one
+// move of each player with more than three), because deeper paranoid
+// search measured weaker (the imagined coalition grows with every ply),
+// and first takes away the win of any opponent who moves before its next
+// turn. Leaves are scored by open k-windows:
+// every line of k cells that only one player occupies counts for that
+// player, steeply more the fuller it is, which is what makes threats and
+// blocks visible on boards too big to search; a player to move with a
+// four (one stone from k) is scored as winning, and on two-player
+// free-placement boards the forced block of a four is played out before
+// a leaf is judged. On boards over 7×7 without gravity it looks only at
+// cells near the stones and at the most threatening few.
+//
+// With two players, no gravity and k ≥ 5 (gomoku and the like), Hard
+// first runs a threat-space search (threats.go, after Allis): a win by
+// continuous fours is a proof and is played at once; a win by threats
+// (open threes and the like) is played too; and if the opponent has
+// either, only the moves that refute it are searched. It uses at most a
+// third of the budget, and counts its positions against MaxNodes.
 //
 // A move is chosen within a time budget and, optionally, a node budget
 // (Options.MaxNodes), which makes the choice the same on any machine;

@@ -94,7 +94,8 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * share))
 	}
 	// Who wins first, and a move that keeps it so; then, time allowing,
-	// the fastest win or the slowest loss.
+	// the fastest win or the slowest loss. At the book's deepest ply the
+	// book already says who wins, and only the move is searched for.
 	var helpers sync.WaitGroup
 	var helperNodes atomic.Int64
 	helpCtx, stopHelpers := context.WithCancel(ctx)
@@ -103,7 +104,10 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	if opt.MaxNodes == 0 {
 		helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
 	}
-	v, done := s.Solve(p, true)
+	v, done := bookValue(geo, g.Rules(), p)
+	if !done {
+		v, done = s.Solve(p, true)
+	}
 	var m uint64
 	if done {
 		m, done = s.Best(p, v, true)
@@ -211,6 +215,17 @@ func bookMove(geo *geometry, r game.Rules, p bitPos) (move uint64, value int, we
 		}
 	}
 	return move, best, b.Weak, move != 0
+}
+
+// bookValue returns who wins p (weakly: −1, 0 or +1) if the opening book
+// holds it.
+func bookValue(geo *geometry, r game.Rules, p bitPos) (int, bool) {
+	b := openingBook()
+	if b == nil || b.Rules != r || p.Moves > b.Plies {
+		return 0, false
+	}
+	v, ok := b.Lookup(geo, p)
+	return max(-1, min(1, v)), ok
 }
 
 // scoreStats reports a solver score of p in Stats' terms: ±(Win − plies)

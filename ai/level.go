@@ -19,7 +19,11 @@ const (
 	// Medium takes a win, blocks a loss, and looks two moves ahead.
 	Medium
 	// Hard searches as deep as the budget allows: on small boards it plays
-	// perfectly, preferring the fastest win and the slowest loss.
+	// perfectly, preferring the fastest win and the slowest loss. With k ≥ 5
+	// and no gravity it first searches for forced wins by threats. With
+	// three or more players it looks one round ahead (4 plies, or one move
+	// of each player), which measured stronger than a deeper search that
+	// assumes everyone plays against it.
 	Hard
 )
 

@@ -32,6 +32,19 @@ type position struct {
 	per    []int8 // per[w*players+p]
 	score  []int64
 	weight []int64 // weight[n]: a live window holding n tokens
+
+	// The threat search needs, fast, the windows a player is close to
+	// filling: hot[p] lists p's live windows holding at least hotMin
+	// tokens (for k ≥ 5, k−3: fours, threes and the windows one stone
+	// short of a three; else only fours), hotAt[w] is w's index there or −1, and fours[p] counts p's
+	// live windows one token short of k: p wins on its next move. start
+	// and step give a window's cells: start + i·step for i < k.
+	hot    [][]int32
+	hotAt  []int32
+	hotMin int8
+	fours  []int
+	start  []int32
+	step   []int32
 }
 
 var dirs = [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
@@ -85,6 +98,8 @@ func (p *position) buildWindows() {
 				}
 				id := int32(n)
 				n++
+				p.start = append(p.start, int32(row*p.cols+col))
+				p.step = append(p.step, int32(dir[0]*p.cols+dir[1]))
 				for i := 0; i < p.k; i++ {
 					c := (row+dir[0]*i)*p.cols + col + dir[1]*i
 					p.winOf[c] = append(p.winOf[c], id)
@@ -95,6 +110,18 @@ func (p *position) buildWindows() {
 	p.mask = make([]uint16, n)
 	p.count = make([]int8, n)
 	p.per = make([]int8, n*p.players)
+	p.hot = make([][]int32, p.players)
+	p.hotAt = make([]int32, n)
+	for i := range p.hotAt {
+		p.hotAt[i] = -1
+	}
+	// Below k = 5 there is no threat search, which is what needs the
+	// windows short of a four: keep only the fours, which cost least.
+	p.hotMin = int8(p.k - 1)
+	if p.k >= 5 {
+		p.hotMin = int8(p.k - 3)
+	}
+	p.fours = make([]int, p.players)
 }
 
 // zobrist is the hash contribution of player pl on cell c (splitmix64).
@@ -158,13 +185,64 @@ func (p *position) live(w int32) int {
 func (p *position) unscore(w int32) {
 	if pl := p.live(w); pl >= 0 {
 		p.score[pl] -= p.weight[p.count[w]]
+		if p.count[w] == int8(p.k-1) {
+			p.fours[pl]--
+		}
+		if i := p.hotAt[w]; i >= 0 {
+			h := p.hot[pl]
+			last := h[len(h)-1]
+			h[i] = last
+			p.hotAt[last] = i
+			p.hot[pl] = h[:len(h)-1]
+			p.hotAt[w] = -1
+		}
 	}
 }
 
 func (p *position) rescore(w int32) {
 	if pl := p.live(w); pl >= 0 {
 		p.score[pl] += p.weight[p.count[w]]
+		if p.count[w] == int8(p.k-1) {
+			p.fours[pl]++
+		}
+		if p.count[w] >= p.hotMin && p.count[w] < int8(p.k) {
+			p.hotAt[w] = int32(len(p.hot[pl]))
+			p.hot[pl] = append(p.hot[pl], w)
+		}
 	}
+}
+
+// empties appends the empty cells of window w to dst.
+func (p *position) empties(dst []int, w int32) []int {
+	c, d := int(p.start[w]), int(p.step[w])
+	for i := 0; i < p.k; i++ {
+		if p.cell[c] < 0 {
+			dst = append(dst, c)
+		}
+		c += d
+	}
+	return dst
+}
+
+// gain returns a cell where pl wins at once, and whether there is a
+// second, different one (then nobody can stop pl with one stone). It
+// needs p.fours[pl] > 0.
+func (p *position) gain(pl int) (int, bool) {
+	first := -1
+	var buf [1]int
+	for _, w := range p.hot[pl] {
+		if p.count[w] != int8(p.k-1) {
+			continue
+		}
+		g := p.empties(buf[:0], w)[0]
+		switch {
+		case first < 0:
+			first = g
+		case g != first:
+			return first, true
+		}
+	}
+	return first, false
 }
 
 // wins reports whether the token just placed on c completes k in a row.

@@ -19,6 +19,9 @@ const (
 	beamRoot   = 24          // on big boards, root moves searched
 	beamInner  = 10          // on big boards, moves searched below the root
 	nearReach  = 2           // on big boards, candidates lie this close to a token
+	// paranoidDepth caps Hard's search with three or more players (see
+	// choose).
+	paranoidDepth = 4
 )
 
 // ttEntry remembers a searched position.
@@ -54,12 +57,15 @@ type search struct {
 	// play: the exact solver ran out of budget but proved the others
 	// worse.
 	columns []bool
+	tss     threatSearch
+	many    bool // three or more players left
 }
 
 func newSearch(ctx context.Context, g *game.Game, opt Options) *search {
 	s := &search{ctx: ctx, opt: opt, pos: newPosition(g), me: g.Turn(), rng: rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x5eed))}
 	s.deadline, _ = ctx.Deadline()
 	s.big = !s.pos.gravity && len(s.pos.cell) > smallBoard
+	s.many = s.active() > 2
 	for c, v := range s.pos.cell {
 		if v >= 0 {
 			s.initial = append(s.initial, c)
@@ -97,6 +103,27 @@ func (s *search) choose() (game.Coord, Stats) {
 			return s.coord(c), Stats{Depth: 1}
 		}
 	}
+	if s.opt.Level == Hard {
+		// With three or more players the others all move before s.me
+		// again: take away the win of the first in turn order who has
+		// one (measured: Hard scores better against Medium with this
+		// than when it trusts the players in between to block).
+		for o := s.pos.next(s.pos.next(s.me)); o != s.me; o = s.pos.next(o) {
+			if c, ok := s.immediate(moves, o); ok {
+				return s.coord(c), Stats{Depth: 1}
+			}
+		}
+	}
+	if s.threatsApply() {
+		c, st, won, keep := s.threatMove(moves)
+		if won {
+			return s.coord(c), st
+		}
+		if len(keep) == 1 {
+			return s.coord(keep[0]), Stats{Nodes: s.nodes}
+		}
+		moves = keep
+	}
 	switch s.opt.Level {
 	case Easy:
 		if s.rng.IntN(2) == 0 {
@@ -107,8 +134,30 @@ func (s *search) choose() (game.Coord, Stats) {
 		c, st := s.deepen(moves, 2)
 		return s.coord(c), st
 	}
-	c, st := s.deepen(moves, len(s.pos.cell)-s.pos.filled)
+	maxDepth := len(s.pos.cell) - s.pos.filled
+	if n := s.active(); s.many {
+		// A paranoid search gets worse, not better, past about one
+		// round: every extra ply of opponents is one more stone of a
+		// coalition that real opponents, each playing for itself, do not
+		// form. Measured against Medium with 3 and 4 players (7×7 and
+		// 10×10 k=4, gravity 7×6 and 9×8), 4 plies (or one round, with
+		// more players) won the most a seat; unlimited depth, 3 and 5
+		// plies lost more than they won.
+		maxDepth = min(maxDepth, max(paranoidDepth, n))
+	}
+	c, st := s.deepen(moves, maxDepth)
 	return s.coord(c), st
+}
+
+// active counts the players still in the game.
+func (s *search) active() int {
+	n := 0
+	for _, out := range s.pos.out {
+		if !out {
+			n++
+		}
+	}
+	return n
 }
 
 // immediate returns a move among moves that would complete a run for pl.
@@ -203,6 +252,30 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 		return 0
 	}
 	if depth == 0 {
+		if s.opt.Level != Hard && !s.many {
+			// With two players Medium looks two plies ahead, no more.
+			// With more, its two plies see only the next player, and
+			// the rule below is how it also sees the one after that
+			// win. (Measured, not understood: without it Medium beat
+			// Hard more often with 3 and 4 players, 10×10 k=4 3
+			// players going from 10/0/8 to 3/1/14 for Hard.)
+			return s.eval()
+		}
+		// A player to move with a four wins on the spot: scoring that
+		// as the win it is, not as a few heavy windows, is a free ply of
+		// tactics at every leaf. (With three or more players this is
+		// what turned Hard's paranoid search from losing to Medium into
+		// beating it.)
+		if s.canWin(mover) {
+			score := Win - int64(ply+1)
+			if mover != s.me {
+				score = -score
+			}
+			return score
+		}
+		if s.pos.players == 2 && !s.pos.gravity {
+			return s.quiesce(ply, alpha, beta, mover)
+		}
 		return s.eval()
 	}
 	key := s.pos.hash
@@ -273,6 +346,61 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 	}
 	*e = ttEntry{key: key, score: toTT(best, ply), best: bestMove, depth: int8(min(depth, 127)), flag: flag}
 	return best
+}
+
+// quiesce scores a leaf of a two-player free-placement game where mover
+// cannot win at once: if the other player has two cells to win on, mover
+// loses; if one, mover must take it, and the search follows that forced
+// move (and the forced replies it causes) before judging the position by
+// its windows. Fours are the threats the heuristic would otherwise
+// misjudge by a ply.
+func (s *search) quiesce(ply int, alpha, beta int64, mover int) int64 {
+	p := s.pos
+	other := p.next(mover)
+	if p.fours[other] == 0 {
+		return s.eval()
+	}
+	g, two := p.gain(other)
+	if two {
+		score := Win - int64(ply+2)
+		if other != s.me {
+			score = -score
+		}
+		return score
+	}
+	p.set(g, mover)
+	var score int64
+	// (The block cannot win: mover had no four.)
+	switch {
+	case p.full():
+		score = 0
+	default:
+		score = s.alphabeta(0, ply+1, alpha, beta, other)
+	}
+	p.unset(g)
+	return score
+}
+
+// canWin reports whether pl completes a run with one stone now.
+func (s *search) canWin(pl int) bool {
+	p := s.pos
+	if p.fours[pl] == 0 {
+		return false
+	}
+	if !p.gravity {
+		return true
+	}
+	var buf [1]int
+	for _, w := range p.hot[pl] {
+		if p.count[w] != int8(p.k-1) {
+			continue
+		}
+		// Under gravity the cell must also be the top of its column.
+		if g := p.empties(buf[:0], w)[0]; p.target(g%p.cols) == g {
+			return true
+		}
+	}
+	return false
 }
 
 // ttPool keeps the heuristic search's tables between calls, one pool per

@@ -15,13 +15,14 @@ import (
 //
 //	go test ./ai/ -run Long -long -v
 var (
-	long      = flag.Bool("long", false, "run the long strength measurements")
-	positions = flag.Int("positions", 200, "random positions for TestLongValueKept")
-	openings  = flag.Int("openings", 10, "random 8-ply openings for TestLongAgainstPerfect (each played from both sides)")
-	budget    = flag.Duration("budget", DefaultBudget, "Hard's budget a move in the long measurements")
-	hardNodes = flag.Int64("nodes", 0, "if positive, Hard's node budget a move instead of the clock (reproducible; no shared table, no helper)")
-	minPly    = flag.Int("minply", 8, "fewest stones of TestLongValueKept's positions")
-	maxPly    = flag.Int("maxply", 40, "most stones of TestLongValueKept's positions")
+	long         = flag.Bool("long", false, "run the long strength measurements")
+	positions    = flag.Int("positions", 200, "random positions for TestLongValueKept")
+	openings     = flag.Int("openings", 10, "random openings for TestLongAgainstPerfect (each played from both sides)")
+	openingPlies = flag.Int("opening", 8, "stones of TestLongAgainstPerfect's openings")
+	budget       = flag.Duration("budget", DefaultBudget, "Hard's budget a move in the long measurements")
+	hardNodes    = flag.Int64("nodes", 0, "if positive, Hard's node budget a move instead of the clock (reproducible; no shared table, no helper)")
+	minPly       = flag.Int("minply", 8, "fewest stones of TestLongValueKept's positions")
+	maxPly       = flag.Int("maxply", 40, "most stones of TestLongValueKept's positions")
 )
 
 var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
@@ -37,9 +38,18 @@ func newOracle() *oracle {
 	return &oracle{geo: newGeometry(connectFour), tt: newSolveTable(22)}
 }
 
-// value is the mover's outcome in g: −1, 0 or +1.
+// value is the mover's outcome in g: −1, 0 or +1. Within the opening
+// book's plies it is the book's (the solver would take minutes there; the
+// book is the same solver's, checked by TestBookCoversAndAgrees and
+// TestBookResolve).
 func (o *oracle) value(g *game.Game) int {
 	p := o.geo.FromGame(g)
+	if v, ok := bookValue(o.geo, connectFour, p); ok {
+		return v
+	}
+	if v, ok := o.geo.Trivial(p); ok {
+		return sign(v)
+	}
 	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
 	v, _ := s.Solve(p, true)
 	return v
@@ -65,9 +75,20 @@ func (o *oracle) move(g *game.Game) game.Coord {
 	if m := o.geo.WinningMove(p); m != 0 {
 		return game.Coord{Col: o.geo.Column(m)}
 	}
+	if m, _, _, ok := bookMove(o.geo, connectFour, p); ok {
+		return game.Coord{Col: o.geo.Column(m)}
+	}
 	v, _ := s.Solve(p, true)
 	m, _ := s.Best(p, v, true)
 	return game.Coord{Col: o.geo.Column(m)}
+}
+
+// bookPlies is the embedded book's depth, 0 without one.
+func bookPlies() int {
+	if b := openingBook(); b != nil {
+		return b.Plies
+	}
+	return 0
 }
 
 // hardOptions are Hard's options in the long measurements: the clock
@@ -115,7 +136,7 @@ func TestLongValueKept(t *testing.T) {
 		got := o.after(g, c)
 		worst := 1
 		for col := 0; col < connectFour.Cols; col++ {
-			if !g.ColumnFull(col) && g.Filled() >= 8 { // early on the oracle takes too long
+			if !g.ColumnFull(col) && (g.Filled() >= 8 || g.Filled() < bookPlies()) { // between the book and ply 8 the oracle takes too long
 				worst = min(worst, o.after(g, game.Coord{Col: col}))
 			}
 		}
@@ -140,7 +161,7 @@ func TestLongValueKept(t *testing.T) {
 }
 
 // TestLongAgainstPerfect plays Hard (the bot's budget) against the perfect
-// player from random 8-ply openings, from both sides, and compares each
+// player from random openings (8 plies unless -opening says), from both sides, and compares each
 // result with the opening's value: won starts must be won, drawn ones not
 // lost.
 func TestLongAgainstPerfect(t *testing.T) {
@@ -152,11 +173,11 @@ func TestLongAgainstPerfect(t *testing.T) {
 	type tally struct{ starts, held int }
 	var res [2][3]tally // [Hard's seat][start value+1]
 	for i := 0; i < *openings; i++ {
-		opening := randomPosition(t, 8, rng)
+		opening := randomPosition(t, *openingPlies, rng)
 		if opening.Over() {
 			continue
 		}
-		v0 := o.value(opening) // for the first player to move at ply 8, the first player
+		v0 := o.value(opening) // for the player to move
 		for hard := 0; hard < 2; hard++ {
 			g := opening.Clone()
 			want := v0 // Hard's value at the start
@@ -225,7 +246,13 @@ func TestLongLadder(t *testing.T) {
 		{"5x5_k4", game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}, 20},
 		{"9x9_k5", game.Rules{Rows: 9, Cols: 9, Win: 5, Players: 2}, 20},
 		{"15x15_k5", game.Rules{Rows: 15, Cols: 15, Win: 5, Players: 2}, 20},
+		{"19x19_k5", game.Rules{Rows: 19, Cols: 19, Win: 5, Players: 2}, 10},
+		{"4x4_k3", game.Rules{Rows: 4, Cols: 4, Win: 3, Players: 2}, 20},
 		{"7x7_k4_3players", game.Rules{Rows: 7, Cols: 7, Win: 4, Players: 3}, 18},
+		{"10x10_k4_3players", game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 3}, 18},
+		{"gravity_7x6_k4_3players", game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 3}, 18},
+		{"10x10_k4_4players", game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4}, 20},
+		{"gravity_9x8_k4_4players", game.Rules{Rows: 8, Cols: 9, Win: 4, Gravity: true, Players: 4}, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
@@ -243,7 +270,13 @@ func TestLongLadder(t *testing.T) {
 					// differ.
 					g := newGame(t, tc.r)
 					opening := rand.New(rand.NewPCG(uint64(i/tc.r.Players), 9))
-					for len(g.Moves()) < tc.r.Players {
+					// Two random stones decide a 3×3 game (an edge reply
+					// to a centre loses): small boards get one.
+					stones := tc.r.Players
+					if tc.r.Cells() <= 16 {
+						stones = 1
+					}
+					for len(g.Moves()) < stones {
 						mid := game.Coord{Row: tc.r.Rows/2 - 1 + opening.IntN(3), Col: tc.r.Cols/2 - 1 + opening.IntN(3)}
 						g.Play(g.Turn(), mid) // an occupied cell is refused: draw again
 					}

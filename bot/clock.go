@@ -157,13 +157,24 @@ func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func
 		return nil, nil // the next interaction shows the result
 	}
 	resp := decorate(w, boardReply(w, t, headline), t, false)
-	edit := &discordgo.WebhookEdit{
-		Content:         &resp.Content,
-		Components:      &resp.Components,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: resp.Ping},
-	}
 	shown, channel, now := t.Shown, t.Channel, b.tables.Now()
-	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit) }, nil
+	// The picture (a board too big for text) is drawn here, after the
+	// channel's lock is released: resp holds a copy of the game.
+	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, boardEdit(resp)) }, nil
+}
+
+// boardEdit is resp as an edit of the message that showed the board: its
+// text, buttons and mentions and, where the board is shown as a picture,
+// the new picture in place of the old one (an edit that carries files
+// replaces the message's attachments with them).
+func boardEdit(resp Response) *discordgo.WebhookEdit {
+	data := resp.InteractionResponse(true).Data
+	return &discordgo.WebhookEdit{
+		Content:         &data.Content,
+		Components:      &data.Components,
+		AllowedMentions: data.AllowedMentions,
+		Files:           data.Files,
+	}
 }
 
 // editBoard edits the board message: through the interaction's token while

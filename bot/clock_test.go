@@ -1,10 +1,14 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -94,12 +98,33 @@ func newFakeDiscord(tb testing.TB, posted bool) *fakeDiscord {
 			return
 		}
 		var body struct {
-			Content string `json:"content"`
+			Content     string `json:"content"`
+			Attachments []struct {
+				ID, Filename string
+			} `json:"attachments"`
 		}
-		raw, _ := io.ReadAll(r.Body)
-		json.Unmarshal(raw, &body)
+		var files []string
+		if mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+			// A picture: payload_json, then files[n], each a whole PNG.
+			mr := multipart.NewReader(r.Body, params["boundary"])
+			for part, err := mr.NextPart(); err == nil; part, err = mr.NextPart() {
+				raw, _ := io.ReadAll(part)
+				if part.FormName() == "payload_json" {
+					json.Unmarshal(raw, &body)
+					continue
+				}
+				_, err := png.Decode(bytes.NewReader(raw))
+				files = append(files, fmt.Sprintf("%s=%s png:%v", part.FormName(), part.FileName(), err == nil))
+			}
+			for _, a := range body.Attachments {
+				files = append(files, "attachment "+a.ID+" "+a.Filename)
+			}
+		} else {
+			raw, _ := io.ReadAll(r.Body)
+			json.Unmarshal(raw, &body)
+		}
 		f.mu.Lock()
-		f.patches = append(f.patches, r.Method+" "+r.URL.EscapedPath()+": "+body.Content)
+		f.patches = append(f.patches, r.Method+" "+r.URL.EscapedPath()+": "+body.Content+strings.Join(files, "\n"))
 		f.mu.Unlock()
 		io.WriteString(w, `{"id":"1400000000000000001"}`)
 	}))
@@ -161,6 +186,28 @@ func TestClockEditReachesDiscord(t *testing.T) {
 				t.Fatalf("board after the clock ran out:\n%s", text)
 			}
 		})
+	}
+}
+
+// TestClockEditRedrawsPicture: a board too big for text is shown as a
+// picture, and the edit when its clock runs out replaces that picture with
+// the final board (a multipart PATCH whose attachments name the new file).
+func TestClockEditRedrawsPicture(t *testing.T) {
+	fake := newFakeDiscord(t, true)
+	h := newHarness(t)
+	h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9"})
+	publicText(t, h.as(alice, "new", opt("rows", 60), opt("columns", 60), opt("win", 5), opt(optClock, 60), userOpt(optOpponent, bob, false)))
+	h.bot.Wait()
+	h.advance(61 * time.Second)
+	h.expire()
+	got := fake.got()
+	if len(got) != 1 {
+		t.Fatalf("edits %q, want one", got)
+	}
+	for _, want := range []string{"won on time", "files[0]=board.png png:true", "attachment 0 board.png"} {
+		if !strings.Contains(got[0], want) {
+			t.Fatalf("edit %q lacks %q", got[0], want)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,7 +91,7 @@ func (c *Client) OriginalMessageID(ctx context.Context, app, token string) (stri
 	var msg struct {
 		ID string `json:"id"`
 	}
-	if err := c.call(ctx, http.MethodGet, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, nil, &msg); err != nil {
+	if err := c.call(ctx, http.MethodGet, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, "", nil, &msg); err != nil {
 		return "", err
 	}
 	if msg.ID == "" {
@@ -99,16 +100,45 @@ func (c *Client) OriginalMessageID(ctx context.Context, app, token string) (stri
 	return msg.ID, nil
 }
 
+// patch sends edit: as JSON, or, when it carries files, as Discord's
+// multipart form (payload_json, then files[n]) whose attachments list
+// names exactly the new files, so they replace the message's old ones.
 func (c *Client) patch(ctx context.Context, path string, auth bool, edit *discordgo.WebhookEdit) error {
-	body, err := json.Marshal(edit)
+	if len(edit.Files) == 0 {
+		body, err := json.Marshal(edit)
+		if err != nil {
+			return fmt.Errorf("discordrest: %w", err)
+		}
+		return c.call(ctx, http.MethodPatch, path, auth, "application/json", body, nil)
+	}
+	payload := editWithFiles{WebhookEdit: edit}
+	for n, f := range edit.Files {
+		payload.Attachments = append(payload.Attachments, attachment{ID: strconv.Itoa(n), Filename: f.Name})
+	}
+	contentType, body, err := discordgo.MultipartBodyWithJSON(payload, edit.Files)
 	if err != nil {
 		return fmt.Errorf("discordrest: %w", err)
 	}
-	return c.call(ctx, http.MethodPatch, path, auth, body, nil)
+	return c.call(ctx, http.MethodPatch, path, auth, contentType, body, nil)
+}
+
+// attachment names an uploaded file in an edit: its id is the n of the
+// multipart part files[n] (Discord's MessageAttachmentRequest). discordgo's
+// MessageAttachment would also send empty url, size… fields.
+type attachment struct {
+	ID       string `json:"id"`
+	Filename string `json:"filename"`
+}
+
+// editWithFiles is an edit's payload_json: the edit, with the attachments
+// that name its files (the shallower field wins over the embedded one).
+type editWithFiles struct {
+	*discordgo.WebhookEdit
+	Attachments []attachment `json:"attachments"`
 }
 
 // call makes one request; a JSON answer is decoded into out when not nil.
-func (c *Client) call(ctx context.Context, method, path string, auth bool, body []byte, out any) error {
+func (c *Client) call(ctx context.Context, method, path string, auth bool, contentType string, body []byte, out any) error {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -118,7 +148,7 @@ func (c *Client) call(ctx context.Context, method, path string, auth bool, body 
 		return errors.New("discordrest: bad request URL") // never the URL: it holds a token
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("User-Agent", "DiscordBot (https://github.com/tttbot/tttbot, 1)")
 	if auth {

@@ -37,6 +37,7 @@ func main() {
 	ttBits := flag.Int("tt", 23, "solver table size, log2 of 16-byte slots")
 	strong := flag.Bool("strong", false, "store how fast each side wins, not only who wins (much slower)")
 	workers := flag.Int("workers", 0, "leaves solved at once, sharing one table (default: every CPU)")
+	deeper := flag.String("deeper", "", "progress file of a run one ply deeper: leaves whose children it all holds are worked out, not solved")
 	flag.Parse()
 	err := ai.GenerateBook(ai.BookConfig{
 		Rules:     game.Rules{Rows: *rows, Cols: *cols, Win: *win, Gravity: true, Players: 2},
@@ -46,6 +47,7 @@ func main() {
 		TableBits: *ttBits,
 		Strong:    *strong,
 		Workers:   *workers,
+		Deeper:    *deeper,
 		Logf:      log.Printf,
 	})
 	if err != nil {
