@@ -538,37 +538,48 @@ func TestInBatch(t *testing.T) {
 	}
 }
 
+// holdingCommit opens a store, saves channels prefix0…prefix(n−1) at
+// version 1 in guild (a COMMIT each), then starts a save whose COMMIT is
+// held until release is closed, so the saves a test queues meanwhile share
+// the next batch. held answers the held save.
+func holdingCommit(t *testing.T, open func(testing.TB, func(int)) *SQL, prefix string, n int, guild string) (s *SQL, release chan struct{}, held chan error) {
+	t.Helper()
+	var hooked atomic.Int32
+	release = make(chan struct{})
+	s = open(t, func(int) {
+		if hooked.Add(1) == int32(n+1) {
+			<-release
+		}
+	})
+	ctx := context.Background()
+	for i := range n {
+		if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint(prefix, i), Guild: guild, Data: []byte("0"), Now: at}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	held = make(chan error, 1)
+	go func() {
+		_, ok, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
+		if !ok && err == nil {
+			err = errors.New("lost")
+		}
+		held <- err
+	}()
+	for hooked.Load() < int32(n+1) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+	return s, release, held
+}
+
 // TestBatchedUpdates: a batch of updates (one statement on PostgreSQL)
 // answers each save by its own swap: winners, a stale version, a channel's
 // second save in the batch, a winner that also records a result.
 func TestBatchedUpdates(t *testing.T) {
 	for _, o := range sqlOpeners {
 		t.Run(o.name, func(t *testing.T) {
-			var hooked atomic.Int32
-			release := make(chan struct{})
-			s := o.open(t, func(int) {
-				if hooked.Add(1) == 7 { // the 7th COMMIT is the held one, below
-					<-release
-				}
-			})
 			ctx := context.Background()
-			for i := range 6 { // u0…u5 at version 1: six COMMITs
-				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("u", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
-					t.Fatal(ok, err)
-				}
-			}
-			held := make(chan error, 1)
-			go func() { // holds the 7th COMMIT while the rest queue
-				_, ok, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
-				if !ok && err == nil {
-					err = errors.New("lost")
-				}
-				held <- err
-			}()
-			for hooked.Load() < 7 {
-				runtime.Gosched()
-				time.Sleep(time.Millisecond)
-			}
+			s, release, held := holdingCommit(t, o.open, "u", 6, "g")
 			r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Rules: game.Classic(), Moves: 5}
 			saves := []struct {
 				save  table.Save

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -89,29 +88,9 @@ func TestDeliveryInSave(t *testing.T) {
 func TestDeliveryInOneBatch(t *testing.T) {
 	for _, o := range sqlOpeners {
 		t.Run(o.name, func(t *testing.T) {
-			var hooked atomic.Int32
-			release := make(chan struct{})
 			const channels = 6
-			s := o.open(t, func(int) {
-				if hooked.Add(1) == channels+1 { // the COMMIT after the setup: held
-					<-release
-				}
-			})
 			ctx := context.Background()
-			for i := range channels {
-				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("b", i), Data: []byte("0"), Now: at}); !ok || err != nil {
-					t.Fatal(ok, err)
-				}
-			}
-			held := make(chan error, 1)
-			go func() {
-				_, _, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
-				held <- err
-			}()
-			for hooked.Load() < channels+1 {
-				runtime.Gosched()
-				time.Sleep(time.Millisecond)
-			}
+			s, release, held := holdingCommit(t, o.open, "b", channels, "")
 			var saved, dups atomic.Int32
 			var wg sync.WaitGroup
 			for i := range channels {
