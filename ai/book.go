@@ -17,16 +17,21 @@ import (
 // moves, except those the solver reads off at once (Trivial). Positions
 // are stored once for a position and its mirror image.
 type bookData struct {
-	Rules  game.Rules
-	Plies  int
-	Weak   bool     // scores are only −1, 0 or +1: who wins, not how fast
-	keys   []uint64 // canonical keys, ascending
-	scores []int8
+	Rules game.Rules
+	Plies int
+	Weak  bool // scores are only −1, 0 or +1: who wins, not how fast
+	// Complete: every reachable non-trivial position within Plies is in
+	// the book. A partial book (a generation that has not finished) holds
+	// only the positions its solved leaves decide; the rest are solved
+	// when played.
+	Complete bool
+	keys     []uint64 // canonical keys, ascending
+	scores   []int8
 }
 
 // newBookData builds a book from canonical keys and their scores.
-func newBookData(r game.Rules, plies int, weak bool, scores map[uint64]int8) *bookData {
-	b := &bookData{Rules: r, Plies: plies, Weak: weak}
+func newBookData(r game.Rules, plies int, weak, complete bool, scores map[uint64]int8) *bookData {
+	b := &bookData{Rules: r, Plies: plies, Weak: weak, Complete: complete}
 	for k := range scores {
 		b.keys = append(b.keys, k)
 	}
@@ -66,20 +71,27 @@ func (g *geometry) Trivial(p bitPos) (int, bool) {
 	return 0, false
 }
 
-// The file format: "tttbook1", then DEFLATE of uvarints rows, cols, win,
-// plies, weak (0 or 1), count, count key deltas (keys ascending from 0), and count score
-// bytes. Sorted keys of a few million positions differ by little, so the
-// deltas are short.
-const bookMagic = "tttbook1"
+// The file format: "tttbook2", then DEFLATE of uvarints rows, cols, win,
+// plies, flags (1 weak, 2 complete), count, count key deltas (keys
+// ascending from 0), and count score bytes. Sorted keys of a few million
+// positions differ by little, so the deltas are short. "tttbook1" files
+// (flags only weak, always complete) still read.
+const (
+	bookMagic   = "tttbook2"
+	bookMagicV1 = "tttbook1"
+)
 
 // MarshalBinary encodes the book.
 func (b *bookData) MarshalBinary() ([]byte, error) {
 	var raw []byte
-	weak := 0
+	flags := 0
 	if b.Weak {
-		weak = 1
+		flags |= 1
 	}
-	for _, v := range []int{b.Rules.Rows, b.Rules.Cols, b.Rules.Win, b.Plies, weak, len(b.keys)} {
+	if b.Complete {
+		flags |= 2
+	}
+	for _, v := range []int{b.Rules.Rows, b.Rules.Cols, b.Rules.Win, b.Plies, flags, len(b.keys)} {
 		raw = binary.AppendUvarint(raw, uint64(v))
 	}
 	prev := uint64(0)
@@ -107,7 +119,8 @@ func (b *bookData) MarshalBinary() ([]byte, error) {
 
 // parseBook decodes a book written by MarshalBinary.
 func parseBook(data []byte) (*bookData, error) {
-	if !bytes.HasPrefix(data, []byte(bookMagic)) {
+	v1 := bytes.HasPrefix(data, []byte(bookMagicV1))
+	if !v1 && !bytes.HasPrefix(data, []byte(bookMagic)) {
 		return nil, errors.New("opening book: bad magic")
 	}
 	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data[len(bookMagic):])))
@@ -126,10 +139,11 @@ func parseBook(data []byte) (*bookData, error) {
 		return nil, errors.New("opening book: truncated")
 	}
 	b := &bookData{
-		Rules: game.Rules{Rows: int(head[0]), Cols: int(head[1]), Win: int(head[2]), Gravity: true, Players: 2},
-		Plies: int(head[3]),
-		Weak:  head[4] == 1,
-		keys:  make([]uint64, n),
+		Rules:    game.Rules{Rows: int(head[0]), Cols: int(head[1]), Win: int(head[2]), Gravity: true, Players: 2},
+		Plies:    int(head[3]),
+		Weak:     head[4]&1 != 0,
+		Complete: v1 || head[4]&2 != 0,
+		keys:     make([]uint64, n),
 	}
 	prev := uint64(0)
 	for i := range b.keys {

@@ -29,7 +29,13 @@ type BookConfig struct {
 	// solved (so an unfinished deeper run still shortens this one). Weak
 	// books only.
 	Deeper string
-	Logf   func(format string, args ...any)
+	// Partial writes the book from the progress file as it stands, solving
+	// nothing: every position the solved leaves decide (all of its
+	// children known), plus the entries of Base. For shipping what an
+	// unfinished generation has, and resuming it later.
+	Partial bool
+	Base    string // with Partial: a complete, shallower book whose entries are kept
+	Logf    func(format string, args ...any)
 }
 
 // GenerateBook builds an opening book with the exact solver: it solves
@@ -78,6 +84,10 @@ func GenerateBook(cfg BookConfig) error {
 		}
 	}
 	cfg.Logf("%d positions at ply %d, %d already solved, %d to go", len(leaves), cfg.Plies, len(leaves)-todo, todo)
+
+	if cfg.Partial {
+		return writePartialBook(cfg, geo, done, len(leaves))
+	}
 
 	f, err := os.OpenFile(cfg.Progress, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -147,7 +157,10 @@ func GenerateBook(cfg BookConfig) error {
 	}
 	cfg.Logf("solved %d positions in %v", solved, time.Since(start).Round(time.Second))
 
-	book := newBookData(cfg.Rules, cfg.Plies, weak, deriveBook(geo, cfg.Plies, weak, done))
+	return writeBook(cfg, newBookData(cfg.Rules, cfg.Plies, weak, true, deriveBook(geo, cfg.Plies, weak, done)))
+}
+
+func writeBook(cfg BookConfig, book *bookData) error {
 	data, err := book.MarshalBinary()
 	if err != nil {
 		return err
@@ -155,8 +168,39 @@ func GenerateBook(cfg BookConfig) error {
 	if err := os.WriteFile(cfg.Out, data, 0o644); err != nil {
 		return err
 	}
-	cfg.Logf("wrote %s: %d positions, %d bytes", cfg.Out, book.Len(), len(data))
+	cfg.Logf("wrote %s: %d positions (complete: %v), %d bytes", cfg.Out, book.Len(), book.Complete, len(data))
 	return nil
+}
+
+// writePartialBook writes what the solved leaves decide (weak books only),
+// with the entries of cfg.Base.
+func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leaves int) error {
+	if cfg.Strong {
+		return fmt.Errorf("a partial book is weak")
+	}
+	scores := deriveKnown(geo, cfg.Plies, done)
+	if cfg.Base != "" {
+		data, err := os.ReadFile(cfg.Base)
+		if err != nil {
+			return err
+		}
+		base, err := parseBook(data)
+		if err != nil {
+			return err
+		}
+		if base.Rules != cfg.Rules || !base.Weak || !base.Complete || base.Plies > cfg.Plies {
+			return fmt.Errorf("%s is not a complete weak book of these rules within %d plies", cfg.Base, cfg.Plies)
+		}
+		for i := range base.Len() {
+			k, v := base.Entry(i)
+			if old, ok := scores[k]; ok && int(old) != v {
+				return fmt.Errorf("%s disagrees with the progress on position %x: %d, %d", cfg.Base, k, v, old)
+			}
+			scores[k] = int8(v)
+		}
+	}
+	cfg.Logf("%d of %d leaves solved: a partial book", len(done), leaves)
+	return writeBook(cfg, newBookData(cfg.Rules, cfg.Plies, true, false, scores))
 }
 
 func (cfg BookConfig) workers() int {
@@ -244,6 +288,52 @@ func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
 		best = max(best, -sign(v))
 	}
 	return best, true
+}
+
+// deriveKnown scores, weakly, the non-trivial positions with at most plies
+// stones whose value the solved leaves decide: every child known.
+func deriveKnown(geo *geometry, plies int, leaves map[uint64]int8) map[uint64]int8 {
+	const unknown = 9
+	memo := map[uint64]int8{}
+	var value func(p bitPos) int8
+	value = func(p bitPos) int8 {
+		if v, ok := geo.Trivial(p); ok {
+			return int8(sign(v))
+		}
+		k := geo.Canonical(p)
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		v := int8(unknown)
+		if p.Moves == plies {
+			if l, ok := leaves[k]; ok {
+				v = int8(sign(int(l)))
+			}
+		} else {
+			best, all := int8(-1), true
+			for _, m := range geo.Moves(p) {
+				// Every child, known or not: what is below it may be.
+				c := value(p.Play(m)) // no move wins at once: p is not trivial
+				if c == unknown {
+					all = false
+				} else {
+					best = max(best, -c)
+				}
+			}
+			if all {
+				v = best
+			}
+		}
+		memo[k] = v
+		return v
+	}
+	value(bitPos{})
+	for k, v := range memo {
+		if v == unknown {
+			delete(memo, k)
+		}
+	}
+	return memo
 }
 
 // deriveBook scores every non-trivial position with at most plies stones

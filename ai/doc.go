@@ -17,7 +17,9 @@
 // cannot finish within the budget does it fall back to the heuristic
 // search below, restricted to the moves the solver did not prove worse.
 // The book is built by the same solver: see GenerateBook and
-// ai/internal/bookgen.
+// ai/internal/bookgen. For Connect Four it holds who wins every position
+// with up to seven stones that opens in the centre column (and part of
+// the rest), so Hard plays those openings perfectly from the first stone.
 //
 // Everywhere else Hard is alpha-beta with iterative deepening, a
 // transposition table (Zobrist hashing) and move ordering by threats.

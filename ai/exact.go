@@ -18,7 +18,10 @@ import (
 // before the solver finishes falls back to the heuristic search.
 
 // connectFourBook is the opening book of standard Connect Four, made by
-// ai/internal/bookgen: who wins every position with at most two stones.
+// ai/internal/bookgen: who wins every position with at most two stones,
+// and, up to seven stones, every position its generation has decided so
+// far (all of those that open in the centre column; the book is partial
+// until the generation finishes, see ai/internal/bookgen).
 //
 //go:embed connect4.book
 var connectFourBook []byte

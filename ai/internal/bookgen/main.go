@@ -3,20 +3,38 @@
 // can reach with at most -plies stones, whoever played them, with who wins
 // it (or, with -strong, the exact score).
 //
-// From the repository root, to rebuild the embedded Connect Four book:
+// From the repository root, to continue the embedded Connect Four book
+// (7 plies, unfinished: see below) from the progress committed with it:
 //
-//	nice -n 15 go run ./ai/internal/bookgen -plies 2 -out ai/connect4.book
+//	gunzip -c ai/internal/bookgen/connect4-ply7.progress.gz > ai/connect4.book.progress
+//	nice -n 15 go run ./ai/internal/bookgen -plies 7 -tt 26 -out ai/connect4.book
 //
 // Each solved position is appended to a progress file (-progress, default
 // the output path plus ".progress") as soon as it is known, so an
 // interrupted run resumes where it stopped: run the same command again.
-// Delete the progress file to start over.
+// Delete the progress file to start over. Leaves are solved by every CPU
+// at once (-workers), sharing one table (-tt 26: 2^26 slots, 1 GiB; bigger
+// is faster here, unlike in the bot, where a move is short).
 //
-// The embedded book (2 plies: 30 positions, 81 bytes) took 44 minutes of
-// wall time, 25 leaves solved from scratch, at nice 15 on a 2-core machine
-// shared with other builds (load average 5 to 18). Each ply deeper costs
-// several times more: a 4-ply run solved 24 of its 568 leaves in 6
-// minutes before it was stopped.
+// When a run must stop before it ends, -partial writes the book it has so
+// far without solving anything: every position whose children are all
+// decided, over the entries of a complete shallower book (-base). The bot
+// plays those positions from the book and solves the rest. The embedded
+// book was made so:
+//
+//	go run ./ai/internal/bookgen -plies 7 -partial -base old2ply.book -out ai/connect4.book
+//
+// A run can also lean on a deeper, unfinished one: -deeper names its
+// progress file, and a leaf whose children it all holds is worked out
+// instead of solved.
+//
+// What it cost, on a 2-core machine shared with other engineers' builds,
+// load tests and ladders (the solver at nice 19): the 2-ply book, 44
+// minutes; the 7-ply run, LEAVES_DONE of its 25,316 leaves in RUN_TIME
+// (7 leaves a second at first, 2 to 3 later, where the positions are
+// harder or the machine busier), which covers every position that opens
+// in the centre column and part of the others; about another hour
+// finishes it on an idle machine.
 package main
 
 import (
@@ -38,6 +56,8 @@ func main() {
 	strong := flag.Bool("strong", false, "store how fast each side wins, not only who wins (much slower)")
 	workers := flag.Int("workers", 0, "leaves solved at once, sharing one table (default: every CPU)")
 	deeper := flag.String("deeper", "", "progress file of a run one ply deeper: leaves whose children it all holds are worked out, not solved")
+	partial := flag.Bool("partial", false, "write the book from the progress so far, solving nothing (what an unfinished run has decided)")
+	base := flag.String("base", "", "with -partial: a complete shallower book whose entries are kept")
 	flag.Parse()
 	err := ai.GenerateBook(ai.BookConfig{
 		Rules:     game.Rules{Rows: *rows, Cols: *cols, Win: *win, Gravity: true, Players: 2},
@@ -48,6 +68,8 @@ func main() {
 		Strong:    *strong,
 		Workers:   *workers,
 		Deeper:    *deeper,
+		Partial:   *partial,
+		Base:      *base,
 		Logf:      log.Printf,
 	})
 	if err != nil {
