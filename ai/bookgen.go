@@ -290,14 +290,35 @@ func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
 	return best, true
 }
 
+// belowTrivial returns a walk over the children of a trivial position
+// (once each) within plies: a player may pass up a win, and the positions
+// after that are in the book too, though no value above needs them.
+func belowTrivial(geo *geometry, plies int) func(p bitPos, visit func(bitPos)) {
+	walked := map[uint64]bool{}
+	return func(p bitPos, visit func(bitPos)) {
+		k := geo.Canonical(p)
+		if p.Moves >= plies || walked[k] {
+			return
+		}
+		walked[k] = true
+		for _, m := range geo.Moves(p) {
+			if !geo.Wins(p, m) && p.Moves+1 < geo.Cells() {
+				visit(p.Play(m))
+			}
+		}
+	}
+}
+
 // deriveKnown scores, weakly, the non-trivial positions with at most plies
 // stones whose value the solved leaves decide: every child known.
 func deriveKnown(geo *geometry, plies int, leaves map[uint64]int8) map[uint64]int8 {
 	const unknown = 9
 	memo := map[uint64]int8{}
 	var value func(p bitPos) int8
+	below := belowTrivial(geo, plies)
 	value = func(p bitPos) int8 {
 		if v, ok := geo.Trivial(p); ok {
+			below(p, func(c bitPos) { value(c) })
 			return int8(sign(v))
 		}
 		k := geo.Canonical(p)
@@ -347,8 +368,10 @@ func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map
 	}
 	book := map[uint64]int8{}
 	var value func(p bitPos) int
+	below := belowTrivial(geo, plies)
 	value = func(p bitPos) int {
 		if v, ok := geo.Trivial(p); ok {
+			below(p, func(c bitPos) { value(c) })
 			return clamp(v)
 		}
 		k := geo.Canonical(p)
