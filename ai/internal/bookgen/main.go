@@ -30,8 +30,8 @@
 //
 // What it cost, on a 2-core machine shared with other engineers' builds,
 // load tests and ladders (the solver at nice 19): the 2-ply book, 44
-// minutes; the 7-ply run, 23561 of its 25,316 leaves in 2 h 20 min
-// (7 leaves a second at first, 2 to 3 later, where the positions are
+// minutes; the 7-ply run, 23,561 of its 25,316 leaves in 2 h 25 min
+// (7 leaves a second at first, 2 to 4 later, where the positions are
 // harder or the machine busier), which covers every position that opens
 // in the centre column and part of the others; about another hour
 // finishes it on an idle machine.
