@@ -269,16 +269,7 @@ func TestFirstDelivery(t *testing.T) {
 		}
 	})
 	t.Run("postgres/AcrossReplicas", func(t *testing.T) {
-		url := storetest.PostgresURL(t)
-		var replicas []*SQL
-		for range 2 {
-			s, err := OpenPostgres(ctx, url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			replicas = append(replicas, s)
-		}
+		replicas := postgresReplicas(t, 2)
 		var firsts atomic.Int32
 		var wg sync.WaitGroup
 		for i := range 8 {
@@ -434,21 +425,29 @@ func TestPostgresTerminatedBackends(t *testing.T) {
 	}
 }
 
+// postgresReplicas opens n stores on TEST_DATABASE_URL, as n replicas of
+// the bot would, closed when the test ends; the test is skipped without one.
+func postgresReplicas(t *testing.T, n int) []*SQL {
+	t.Helper()
+	url := storetest.PostgresURL(t)
+	var replicas []*SQL
+	for range n {
+		s, err := OpenPostgres(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		replicas = append(replicas, s)
+	}
+	return replicas
+}
+
 // TestPostgresReplicas: two stores (replicas) on one database, many
 // writers each incrementing shared channels by load and compare-and-swap:
 // every won swap is counted once, none is lost, none doubled.
 func TestPostgresReplicas(t *testing.T) {
 	ctx := context.Background()
-	url := storetest.PostgresURL(t)
-	var replicas []*SQL
-	for range 2 {
-		s, err := OpenPostgres(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		replicas = append(replicas, s)
-	}
+	replicas := postgresReplicas(t, 2)
 	channels := []string{"a", "b", "c"}
 	const writers, each = 6, 15
 	var wins [3]atomic.Int64

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tttbot/tttbot/store/storetest"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -159,16 +158,7 @@ func TestDeliveryAcrossRestarts(t *testing.T) {
 // exactly one applies it.
 func TestDeliveryAcrossReplicas(t *testing.T) {
 	ctx := context.Background()
-	url := storetest.PostgresURL(t)
-	var replicas []*SQL
-	for range 2 {
-		s, err := OpenPostgres(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		replicas = append(replicas, s)
-	}
+	replicas := postgresReplicas(t, 2)
 	var saved atomic.Int32
 	var wg sync.WaitGroup
 	for i := range 8 {
