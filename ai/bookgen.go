@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -178,7 +179,7 @@ func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leave
 	if cfg.Strong {
 		return fmt.Errorf("a partial book is weak")
 	}
-	scores := deriveKnown(geo, cfg.Plies, done)
+	scores := deriveBook(geo, cfg.Plies, true, done)
 	if cfg.Base != "" {
 		data, err := os.ReadFile(cfg.Base)
 		if err != nil {
@@ -309,17 +310,25 @@ func belowTrivial(geo *geometry, plies int) func(p bitPos, visit func(bitPos)) {
 	}
 }
 
-// deriveKnown scores, weakly, the non-trivial positions with at most plies
-// stones whose value the solved leaves decide: every child known.
-func deriveKnown(geo *geometry, plies int, leaves map[uint64]int8) map[uint64]int8 {
-	const unknown = 9
+// deriveBook scores the non-trivial positions with at most plies stones
+// whose value the solved leaves decide (every leaf below them known: all of
+// them once a generation has finished): the best over the moves of minus
+// the child's. A weak book keeps only the sign.
+func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map[uint64]int8 {
+	const unknown = math.MaxInt8 // no score comes near it
+	clamp := func(v int) int8 {
+		if weak {
+			return int8(max(-1, min(1, v)))
+		}
+		return int8(v)
+	}
 	memo := map[uint64]int8{}
-	var value func(p bitPos) int8
 	below := belowTrivial(geo, plies)
+	var value func(p bitPos) int8
 	value = func(p bitPos) int8 {
 		if v, ok := geo.Trivial(p); ok {
 			below(p, func(c bitPos) { value(c) })
-			return int8(sign(v))
+			return clamp(v)
 		}
 		k := geo.Canonical(p)
 		if v, ok := memo[k]; ok {
@@ -328,21 +337,21 @@ func deriveKnown(geo *geometry, plies int, leaves map[uint64]int8) map[uint64]in
 		v := int8(unknown)
 		if p.Moves == plies {
 			if l, ok := leaves[k]; ok {
-				v = int8(sign(int(l)))
+				v = clamp(int(l))
 			}
 		} else {
-			best, all := int8(-1), true
+			best, all := -1<<30, true
 			for _, m := range geo.Moves(p) {
 				// Every child, known or not: what is below it may be.
 				c := value(p.Play(m)) // no move wins at once: p is not trivial
 				if c == unknown {
 					all = false
 				} else {
-					best = max(best, -c)
+					best = max(best, -int(c))
 				}
 			}
 			if all {
-				v = best
+				v = clamp(best)
 			}
 		}
 		memo[k] = v
@@ -355,41 +364,4 @@ func deriveKnown(geo *geometry, plies int, leaves map[uint64]int8) map[uint64]in
 		}
 	}
 	return memo
-}
-
-// deriveBook scores every non-trivial position with at most plies stones
-// from the solved leaves: the best over the moves of minus the child's.
-func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map[uint64]int8 {
-	clamp := func(v int) int {
-		if weak {
-			return max(-1, min(1, v))
-		}
-		return v
-	}
-	book := map[uint64]int8{}
-	var value func(p bitPos) int
-	below := belowTrivial(geo, plies)
-	value = func(p bitPos) int {
-		if v, ok := geo.Trivial(p); ok {
-			below(p, func(c bitPos) { value(c) })
-			return clamp(v)
-		}
-		k := geo.Canonical(p)
-		if v, ok := book[k]; ok {
-			return int(v)
-		}
-		if p.Moves == plies {
-			v := leaves[k] // every leaf was solved above
-			book[k] = v
-			return int(v)
-		}
-		best := -1 << 30
-		for _, m := range geo.Moves(p) {
-			best = max(best, -value(p.Play(m))) // no move wins at once: p is not trivial
-		}
-		book[k] = int8(clamp(best))
-		return clamp(best)
-	}
-	value(bitPos{})
-	return book
 }
