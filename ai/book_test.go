@@ -39,6 +39,11 @@ func loadBook(tb testing.TB) (*bookData, *geometry) {
 // above the deepest ply has the value negamax gives over its children.
 func TestBookCoversAndAgrees(t *testing.T) {
 	b, geo := loadBook(t)
+	// What the README and the package doc promise: every position of up to
+	// seven stones.
+	if !b.Complete || b.Plies < 7 {
+		t.Errorf("embedded book: %d plies, complete %v; want a complete book of at least 7", b.Plies, b.Complete)
+	}
 	checkBook(t, b, geo)
 }
 
