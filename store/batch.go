@@ -214,6 +214,15 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 		}
 		conn.Close()
 	}()
+	if !savepoints && s.oneStatement(batch) {
+		sent, err := s.commitStatement(ctx, conn, batch)
+		if err != nil && !sent {
+			// Refused, or never sent: run it again the usual way, with
+			// a savepoint around each op if it was one op's fault.
+			err = fmt.Errorf("%w: %w", errOpFailed, err)
+		}
+		return sent, err
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("store: begin: %w", err)
