@@ -266,6 +266,10 @@ func (in *Interaction) publicLocale() string {
 // action's save (table.Delivery).
 type Delivery = table.Delivery
 
+// HandledLoader is a store that checks a delivery as it loads the table
+// (table.HandledLoader): a transport over one needs no check of its own.
+type HandledLoader = table.HandledLoader
+
 // WithDelivery returns ctx carrying d, for Serve.
 func WithDelivery(ctx context.Context, d *Delivery) context.Context {
 	return table.WithDelivery(ctx, d)

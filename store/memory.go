@@ -50,6 +50,15 @@ func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bo
 	return slices.Clone(t.data), t.version, ok, nil
 }
 
+// LoadTableHandled implements table.HandledLoader.
+func (m *Memory) LoadTableHandled(_ context.Context, channel, interactionID string) ([]byte, int64, bool, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tables[channel]
+	_, handled := m.handled[interactionID]
+	return slices.Clone(t.data), t.version, ok, handled, nil
+}
+
 // SaveTable implements table.Store.
 func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error) {
 	channel, data, version, result := s.Channel, s.Data, s.Version, s.Result

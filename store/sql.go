@@ -131,6 +131,23 @@ func (s *SQL) LoadTable(ctx context.Context, channel string) ([]byte, int64, boo
 	return data, version, true, nil
 }
 
+// LoadTableHandled implements table.HandledLoader: the table and the
+// interaction's record in one query, so a request reads the database once
+// before its write.
+func (s *SQL) LoadTableHandled(ctx context.Context, channel, interactionID string) ([]byte, int64, bool, bool, error) {
+	var data []byte
+	var version sql.NullInt64
+	var handled bool
+	err := s.retry(ctx, func() error {
+		return s.queryRow(ctx, `SELECT c.data, c.version, EXISTS (SELECT 1 FROM handled_interactions WHERE id = ?)
+			FROM (SELECT 1) AS one LEFT JOIN channel_tables AS c ON c.channel = ?`, interactionID, channel).Scan(&data, &version, &handled)
+	})
+	if err != nil {
+		return nil, 0, false, false, fmt.Errorf("load table: %w", err)
+	}
+	return data, version.Int64, version.Valid, handled, nil
+}
+
 // SaveTable implements table.Store: a compare-and-swap on the version, with
 // whatever else the save makes durable (saveExtras) in the same
 // transaction. It answers only after the COMMIT that covers it, sharing that

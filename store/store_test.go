@@ -246,3 +246,37 @@ func TestStampsAreTheApplicationsTime(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadTableHandled: the table and an interaction's record in one read,
+// for a channel with a table and one without, an ID handled and one not.
+func TestLoadTableHandled(t *testing.T) {
+	stores := []struct {
+		name string
+		open func(testing.TB) table.Store
+	}{{"memory", func(testing.TB) table.Store { return NewMemory() }}}
+	for _, o := range sqlOpeners {
+		stores = append(stores, struct {
+			name string
+			open func(testing.TB) table.Store
+		}{o.name, func(tb testing.TB) table.Store { return o.open(tb, nil) }})
+	}
+	for _, o := range stores {
+		t.Run(o.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := o.open(t)
+			hl := st.(table.HandledLoader)
+			if _, _, err := st.SaveTable(ctx, table.Save{Channel: "c", Data: []byte("table"), Now: at, Delivery: "seen"}); err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				channel, id    string
+				found, handled bool
+			}{{"c", "seen", true, true}, {"c", "new", true, false}, {"none", "seen", false, true}, {"none", "new", false, false}} {
+				data, v, found, handled, err := hl.LoadTableHandled(ctx, tc.channel, tc.id)
+				if err != nil || found != tc.found || handled != tc.handled || found && (string(data) != "table" || v != 1) {
+					t.Errorf("%s, %s: %q v%d found %v handled %v %v; want found %v handled %v", tc.channel, tc.id, data, v, found, handled, err, tc.found, tc.handled)
+				}
+			}
+		})
+	}
+}

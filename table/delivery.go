@@ -12,6 +12,10 @@ import (
 // replayed ID then cannot apply twice, and there is no moment at which the
 // ID is recorded while the move is not (or the other way round), whatever
 // crashes when.
+//
+// With a HandledLoader store, Tables also checks the ID when it loads the
+// action's table, and an ID handled before fails the action with
+// ErrDuplicate before it runs.
 type Delivery struct {
 	ID    string
 	saved atomic.Bool

@@ -47,6 +47,16 @@ type Store interface {
 	LastFinished(ctx context.Context, channel string) (f Finished, found bool, err error)
 }
 
+// A HandledLoader is a Store that reads a channel's table and whether an
+// interaction was handled in one read. Tables uses it when the action's
+// context carries a Delivery: a duplicate is then found where the table is
+// loaded, with no read of its own (on PostgreSQL a round trip a request).
+type HandledLoader interface {
+	// LoadTableHandled is LoadTable, and whether interactionID was
+	// recorded as handled (see Save.Delivery).
+	LoadTableHandled(ctx context.Context, channel, interactionID string) (data []byte, version int64, found, handled bool, err error)
+}
+
 // Save is one write of a channel's table: everything that must be durable
 // together, in one transaction, before the action's reply.
 type Save struct {

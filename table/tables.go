@@ -166,9 +166,11 @@ func (ts *Tables) lock(channel string) func() {
 
 // load reads the channel's table from the store. The store is always asked
 // (another replica may have moved); the cache only saves decoding and
-// replaying when the version has not changed.
+// replaying when the version has not changed. When ctx carries a delivery
+// not saved yet and the store can tell in the same read, an interaction
+// handled before fails with ErrDuplicate.
 func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
-	data, version, found, err := ts.store.LoadTable(ctx, channel)
+	data, version, found, err := ts.loadStored(ctx, channel)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -180,6 +182,20 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 		return cached, nil
 	}
 	return decode(data, version)
+}
+
+// loadStored is the store's read for load.
+func (ts *Tables) loadStored(ctx context.Context, channel string) ([]byte, int64, bool, error) {
+	hl, ok := ts.store.(HandledLoader)
+	d := deliveryOf(ctx)
+	if !ok || d == nil || d.Saved() {
+		return ts.store.LoadTable(ctx, channel)
+	}
+	data, version, found, handled, err := hl.LoadTableHandled(ctx, channel, d.ID)
+	if err == nil && handled {
+		err = fmt.Errorf("interaction %s: %w", d.ID, ErrDuplicate)
+	}
+	return data, version, found, err
 }
 
 // save writes t with a compare-and-swap on the version it was read at, the

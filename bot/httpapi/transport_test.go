@@ -199,6 +199,36 @@ func TestHTTPReplay(t *testing.T) {
 			t.Fatalf("the refused action replayed: %+v", r)
 		}
 	})
+	// With the store itself as the Deduper (as main wires it), the check
+	// is made where the table is loaded, and answers the same.
+	t.Run("CheckedAtLoad", func(t *testing.T) {
+		st := store.NewMemory()
+		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: func() time.Time { return s.now }})})
+		h := NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: st})
+		opened := s.command(t, "1180000000000000701", alice, "new")
+		replayed := opened.Clone(context.Background())
+		body, _ := io.ReadAll(opened.Body)
+		opened.Body, replayed.Body = io.NopCloser(bytes.NewReader(body)), io.NopCloser(bytes.NewReader(body))
+		if r := decodeReply(t, serve(h, opened)); r.Data.Flags&64 != 0 {
+			t.Fatalf("/ttt new refused: %s", r.Data.Content)
+		}
+		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000702", alice, "end"))); r.Data.Flags&64 != 0 {
+			t.Fatalf("/ttt end refused: %s", r.Data.Content)
+		}
+		if r := decodeReply(t, serve(h, replayed)); r.Data.Content != duplicate {
+			t.Fatalf("replayed /ttt new: %+v", r)
+		}
+		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000703", bob, "join"))); r.Data.Flags&64 == 0 {
+			t.Fatalf("the replay reopened the game: Bob joined: %s", r.Data.Content)
+		}
+		// A refused action is remembered, and its replay found at load.
+		for n, want := range []string{"", duplicate} {
+			r := decodeReply(t, serve(h, s.command(t, "1180000000000000704", bob, "end")))
+			if r.Data.Flags&64 == 0 || (want != "") != (r.Data.Content == duplicate) {
+				t.Fatalf("delivery %d of a refused /ttt end: %+v", n+1, r)
+			}
+		}
+	})
 	t.Run("DeduperFails", func(t *testing.T) {
 		h := newWith(&fakeDeduper{err: errors.New("disk on fire")})
 		r := decodeReply(t, serve(h, s.command(t, "1180000000000000201", alice, "new")))
