@@ -13,7 +13,7 @@ import (
 // starts its own executable with boundArg.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 3 && os.Args[1] == boundArg {
-		if err := serveBound(os.Args[2], os.Args[3]); err != nil {
+		if err := serveBoundArgs(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -37,7 +37,7 @@ func TestSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\nbot's log:\n%s", err, log.Bytes())
 	}
-	for _, kind := range []string{"bot", "bound"} {
+	for _, kind := range []string{"bot", "bound", "durable"} {
 		p := rep.Pooled(kind)
 		if len(p.Latencies) != 2*12 || p.Refused+p.Failed != 0 {
 			t.Errorf("%s: %d replies, %d refused, %d failed (%s)\nbot's log:\n%s", kind, len(p.Latencies), p.Refused, p.Failed, p.FirstError, log.Bytes())
@@ -45,7 +45,7 @@ func TestSmoke(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.Print(&out)
-	if !bytes.Contains(out.Bytes(), []byte("ratio bot/bound")) {
+	if !bytes.Contains(out.Bytes(), []byte("ratio bot/bound")) || !bytes.Contains(out.Bytes(), []byte("ratio bot/durable")) {
 		t.Errorf("report without the ratio:\n%s", out.Bytes())
 	}
 }

@@ -36,7 +36,7 @@ import (
 func main() {
 	if len(os.Args) > 2 && os.Args[1] == boundArg {
 		// The bound, started by this tool in its own process.
-		if err := serveBound(os.Args[2], os.Args[3]); err != nil {
+		if err := serveBoundArgs(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "loadtest bound:", err)
 			os.Exit(1)
 		}
@@ -45,6 +45,7 @@ func main() {
 	var (
 		cfg      Config
 		channels string
+		logPath  string
 	)
 	flag.StringVar(&channels, "channels", "16", "comma-separated numbers of channels to drive, one run each (e.g. 16,64)")
 	flag.StringVar(&cfg.DB, "db", "sqlite", "sqlite (a new file under -dir) or a postgres:// URL")
@@ -56,7 +57,17 @@ func main() {
 	flag.DurationVar(&cfg.RSSEvery, "rss", 0, "sample the bot's RSS this often (0: only at phase ends)")
 	flag.BoolVar(&cfg.NoBound, "no-bound", false, "drive the bot only (e.g. a long memory run)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the bot during its first phase to this file (PPROF_ADDR)")
+	flag.StringVar(&logPath, "log", "", "append the bot's and the bound's stderr to this file (default: discarded)")
 	flag.Parse()
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		cfg.Log = f
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	for _, c := range strings.Split(channels, ",") {

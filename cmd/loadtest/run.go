@@ -74,6 +74,10 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	durableAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"HTTP_ADDR=" + botAddr, "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "DATABASE_URL=" + dbURL, "LOG_LEVEL=warn"}
 	pprofAddr := ""
@@ -98,12 +102,18 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 			return nil, err
 		}
 		defer stopProc(boundProc)
+		// The durable bound's journal is on the disk the SQLite file is on.
+		durableProc, err := start(ctx, dir, env, cfg.Log, self, boundArg, durableAddr, hex.EncodeToString(pub), filepath.Join(dir, "bound.journal"))
+		if err != nil {
+			return nil, err
+		}
+		defer stopProc(durableProc)
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
 	}}
 	defer client.CloseIdleConnections()
-	for _, addr := range []string{botAddr, boundAddr}[:2-b2i(cfg.NoBound)] {
+	for _, addr := range []string{botAddr, boundAddr, durableAddr}[:3-2*b2i(cfg.NoBound)] {
 		if err := waitHealthy(ctx, client, addr); err != nil {
 			return nil, err
 		}
@@ -163,6 +173,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 			continue
 		}
 		p = drive("bound", boundAddr, cfg.Phase, cfg.Requests)
+		rep.Phases = append(rep.Phases, p)
+		fmt.Fprintln(progress, " ", p)
+		p = drive("durable", durableAddr, cfg.Phase, cfg.Requests)
 		rep.Phases = append(rep.Phases, p)
 		fmt.Fprintln(progress, " ", p)
 	}
@@ -469,7 +482,7 @@ func command(id, ch, user, sub, opts string) []byte {
 
 // Phase is one phase's measurements.
 type Phase struct {
-	Kind       string // "bot" or "bound"
+	Kind       string // "bot", "bound" or "durable" (the bound with a synced journal)
 	Elapsed    time.Duration
 	Latencies  []time.Duration
 	Refused    int // answered, but ephemeral: a refusal the script did not expect
@@ -482,7 +495,7 @@ type Phase struct {
 func (p Phase) Throughput() float64 { return float64(len(p.Latencies)) / p.Elapsed.Seconds() }
 
 func (p Phase) String() string {
-	s := fmt.Sprintf("%-5s %6d req in %5.1fs: %7.0f/s  p50 %6.2fms  p99 %6.2fms", p.Kind, len(p.Latencies), p.Elapsed.Seconds(),
+	s := fmt.Sprintf("%-7s %6d req in %5.1fs: %7.0f/s  p50 %6.2fms  p99 %6.2fms", p.Kind, len(p.Latencies), p.Elapsed.Seconds(),
 		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
 	if p.RSSKB > 0 {
 		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
@@ -579,10 +592,17 @@ func (r *Report) Print(w io.Writer) {
 		return
 	}
 	fmt.Fprintln(w, "  ", bound)
-	fmt.Fprintf(w, "   ratio bot/bound: throughput %.2f×  p50 %.1f×  p99 %.1f×   (bot phases %.0f–%.0f/s)\n",
+	durable := r.Pooled("durable")
+	fmt.Fprintln(w, "  ", durable)
+	fmt.Fprintf(w, "   ratio bot/bound:   throughput %.2f×  p50 %.1f×  p99 %.1f×   (bot phases %.0f–%.0f/s)\n",
 		bot.Throughput()/bound.Throughput(),
 		ms(quantile(bot.Latencies, 0.5))/ms(quantile(bound.Latencies, 0.5)),
 		ms(quantile(bot.Latencies, 0.99))/ms(quantile(bound.Latencies, 0.99)), lo, hi)
+	fmt.Fprintf(w, "   ratio bot/durable: throughput %.2f×  p50 %.1f×  p99 %.1f×   (durable/bound %.2f×)\n",
+		bot.Throughput()/durable.Throughput(),
+		ms(quantile(bot.Latencies, 0.5))/ms(quantile(durable.Latencies, 0.5)),
+		ms(quantile(bot.Latencies, 0.99))/ms(quantile(durable.Latencies, 0.99)),
+		durable.Throughput()/bound.Throughput())
 }
 
 // lockedWriter lets several goroutines write to w.
