@@ -129,7 +129,10 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// The one clock: every time stamp (tables, results, signature ages)
 	// comes from now, so tests and replicas agree on what time it is.
 	now := time.Now
-	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log})
+	// Only PostgreSQL is shared by replicas: over SQLite or memory this
+	// process is the only writer, and its cache spares a read an action.
+	sole := cfg.Database.Kind != config.Postgres
+	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg)})
 	stopClocks := runClocks(ctx, tables, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)

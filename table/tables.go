@@ -22,6 +22,13 @@ type Options struct {
 	Now         func() time.Time // the application's one clock; nil means time.Now
 	IdleTimeout time.Duration    // an open game with no action this long ends; 0 means DefaultIdleTimeout
 	Logger      *slog.Logger     // nil discards
+	// SoleWriter says that no other process writes Store (the embedded
+	// SQLite file, the memory store): a table this process saved is then
+	// still the stored one, and an action on it needs no read. Were the
+	// promise broken (two bots on one file), nothing would be lost: the
+	// save's compare-and-swap fails, the user is told to try again, and
+	// the next action reads the store.
+	SoleWriter bool
 }
 
 // Tables runs actions on channels' tables. It is safe for concurrent use:
@@ -37,6 +44,8 @@ type Tables struct {
 	mu    sync.Mutex
 	locks map[string]*channelLock // one per channel in use
 	cache map[string]*Table       // open tables as last saved or read, at their version
+	trust bool                    // Options.SoleWriter: a cached table is the stored one
+	seen  recentIDs               // with trust: deliveries this process handled, for the dedupe a skipped read would have made
 
 	clocks clockHooks // clock.go
 }
@@ -52,7 +61,7 @@ type channelLock struct {
 // NewTables returns Tables over opt.Store.
 func NewTables(opt Options) *Tables {
 	ts := &Tables{store: opt.Store, now: opt.Now, idle: opt.IdleTimeout, log: opt.Logger,
-		locks: map[string]*channelLock{}, cache: map[string]*Table{}}
+		locks: map[string]*channelLock{}, cache: map[string]*Table{}, trust: opt.SoleWriter}
 	if ts.now == nil {
 		ts.now = time.Now
 	}
@@ -84,6 +93,7 @@ type Action func(ctx context.Context, cur *Table) (*Table, error)
 // after the lock is released the next action may change them.
 func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 	defer ts.lock(channel)()
+	defer ts.handled(ctx)
 	cur, err := ts.load(ctx, channel)
 	if err != nil {
 		return err
@@ -116,6 +126,7 @@ func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 // none), changing nothing.
 func (ts *Tables) Peek(ctx context.Context, channel string, read func(cur *Table)) error {
 	defer ts.lock(channel)()
+	defer ts.handled(ctx)
 	cur, err := ts.load(ctx, channel)
 	if err != nil {
 		return err
@@ -164,12 +175,19 @@ func (ts *Tables) lock(channel string) func() {
 	}
 }
 
-// load reads the channel's table from the store. The store is always asked
-// (another replica may have moved); the cache only saves decoding and
-// replaying when the version has not changed. When ctx carries a delivery
-// not saved yet and the store can tell in the same read, an interaction
-// handled before fails with ErrDuplicate.
+// load reads the channel's table from the store. Unless this process is
+// the sole writer, the store is always asked (another replica may have
+// moved); the cache then only saves decoding and replaying when the version
+// has not changed. When ctx carries a delivery not saved yet and the store
+// can tell in the same read, an interaction handled before fails with
+// ErrDuplicate (a sole writer's cached table is checked against the
+// deliveries it handled itself).
 func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
+	if ts.trust {
+		if t, err := ts.loadTrusted(ctx, channel); t != nil || err != nil {
+			return t, err
+		}
+	}
 	data, version, found, err := ts.loadStored(ctx, channel)
 	if err != nil || !found {
 		return nil, err
@@ -182,6 +200,35 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 		return cached, nil
 	}
 	return decode(data, version)
+}
+
+// loadTrusted takes the channel's table from a sole writer's cache: nil
+// when it is not there. The delivery check the store's read would have made
+// is made first against the IDs this process handled; one handled before a
+// restart and replayed after it is still refused by its save, which
+// records the ID under a unique key.
+func (ts *Tables) loadTrusted(ctx context.Context, channel string) (*Table, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if d := deliveryOf(ctx); d != nil && !d.Saved() && ts.seen.has(d.ID) {
+		return nil, fmt.Errorf("interaction %s: %w", d.ID, ErrDuplicate)
+	}
+	t := ts.cache[channel]
+	delete(ts.cache, channel) // the action may change it; it comes back when saved
+	return t, nil
+}
+
+// handled notes, for a sole writer, that ctx's delivery has been handled:
+// saved, refused, or answered without a change (the transport then records
+// it in the store by other means).
+func (ts *Tables) handled(ctx context.Context) {
+	d := deliveryOf(ctx)
+	if !ts.trust || d == nil {
+		return
+	}
+	ts.mu.Lock()
+	ts.seen.add(d.ID)
+	ts.mu.Unlock()
 }
 
 // loadStored is the store's read for load.
