@@ -22,8 +22,7 @@ func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *ta
 		return fmt.Errorf("record result: %w", err)
 	}
 	var id int64
-	err = tx.QueryRowContext(ctx, s.d.q(`INSERT INTO results (scope, rows_n, cols_n, win_n, gravity, moves, finished_at, channel, kind, tokens, record, reason)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
+	err = s.queryRowTx(ctx, tx, qInsertResult, r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
 		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String()).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("record result: %w", err)
@@ -33,7 +32,7 @@ func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *ta
 		if i < len(r.Places) {
 			place = r.Places[i]
 		}
-		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+		if _, err := s.execTx(ctx, tx, qInsertResultPlayer,
 			id, r.Scope, p, i, r.Outcome(i).String(), finish, place); err != nil {
 			return fmt.Errorf("record result: %w", err)
 		}
@@ -62,18 +61,17 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, scope string, r *table.Resul
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(r.Players[a], r.Players[b]) })
-	lock := ""
+	readRating := qReadRating
 	if s.d.dollars { // PostgreSQL
-		lock = " FOR UPDATE"
+		readRating = qReadRatingForUpdate
 	}
 	cur := make([]table.Standing, len(r.Players))
 	for _, i := range order {
 		cur[i] = table.NewStanding(scope, r.Kind(), r.Players[i])
-		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
-			ON CONFLICT (scope, kind, player) DO NOTHING`), scope, kind, r.Players[i], cur[i].Rating.Mu, cur[i].Rating.Sigma); err != nil {
+		if _, err := s.execTx(ctx, tx, qNewRating, scope, kind, r.Players[i], cur[i].Rating.Mu, cur[i].Rating.Sigma); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`+lock),
+		if err := s.queryRowTx(ctx, tx, readRating,
 			scope, kind, r.Players[i]).Scan(&cur[i].Rating.Mu, &cur[i].Rating.Sigma, &cur[i].Games); err != nil {
 			return err
 		}
@@ -83,7 +81,7 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, scope string, r *table.Resul
 		return err
 	}
 	for _, i := range order {
-		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`),
+		if _, err := s.execTx(ctx, tx, qUpdateRating,
 			next[i].Rating.Mu, next[i].Rating.Sigma, next[i].Games, scope, kind, r.Players[i]); err != nil {
 			return err
 		}

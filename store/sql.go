@@ -265,12 +265,29 @@ const (
 	qDeleteDeadline = `DELETE FROM clock_deadlines WHERE channel = ?`
 	qSetDeadline    = `INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
 			ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`
+
+	// A finished game's result and its players' ratings (results.go): a
+	// dozen statements a game, which parsing made cost as much as a
+	// game's moves.
+	qInsertResult = `INSERT INTO results (scope, rows_n, cols_n, win_n, gravity, moves, finished_at, channel, kind, tokens, record, reason)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	qInsertResultPlayer = `INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	qNewRating          = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
+			ON CONFLICT (scope, kind, player) DO NOTHING`
+	qReadRating          = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
+	qReadRatingForUpdate = qReadRating + ` FOR UPDATE` // PostgreSQL: held until COMMIT
+	qUpdateRating        = `UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`
 )
 
 // prepareWriter prepares the writer's statements; one that fails to prepare
 // runs as text.
 func (s *SQL) prepareWriter(ctx context.Context) {
-	for _, q := range []string{qRecordDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline} {
+	readRating := qReadRating
+	if s.d.dollars {
+		readRating = qReadRatingForUpdate
+	}
+	for _, q := range []string{qRecordDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline,
+		qInsertResult, qInsertResultPlayer, qNewRating, readRating, qUpdateRating} {
 		s.prepared(ctx, s.wdb, s.d.q(q))
 	}
 }
@@ -283,6 +300,15 @@ func (s *SQL) execTx(ctx context.Context, tx *sql.Tx, query string, args ...any)
 		return tx.StmtContext(ctx, st.(*sql.Stmt)).ExecContext(ctx, args...)
 	}
 	return tx.ExecContext(ctx, query, args...)
+}
+
+// queryRowTx is execTx for a statement that returns a row.
+func (s *SQL) queryRowTx(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	query = s.d.q(query)
+	if st, ok := s.stmts.Load(stmtKey{s.wdb, query}); ok {
+		return tx.StmtContext(ctx, st.(*sql.Stmt)).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, query, args...)
 }
 
 // queryRow runs a read of the dialect (? placeholders) on the read pool,
