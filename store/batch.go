@@ -246,21 +246,27 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 		}
 	}
 	var newest time.Time
+	var finished []*writeOp // without savepoints: saves whose results are still to write
 	for _, op := range batch {
-		apply := func() error { op.out = s.apply(ctx, tx, op); return op.out.err }
-		if op.grouped {
-			if !op.out.ok {
-				continue
+		apply := func() error {
+			if !op.grouped { // saveMany did the grouped ones' saves
+				op.out = s.apply(ctx, tx, op)
 			}
-			if op.save.Result == nil {
-				continue // saveMany wrote the deadline too
-			}
-			apply = func() error {
-				if err := s.insertResult(ctx, tx, op.save.Now, op.save.Result); err != nil {
-					op.out = writeResult{err: err}
-				}
+			if op.out.err != nil || !op.out.ok || op.kind != opSave || op.save.Result == nil {
 				return op.out.err
 			}
+			if !savepoints {
+				finished = append(finished, op)
+				return nil
+			}
+			// In its own savepoint, the result fails or lands with its save.
+			if err := s.recordResults(ctx, tx, []table.Save{op.save}); err != nil {
+				op.out = writeResult{err: err}
+			}
+			return op.out.err
+		}
+		if op.grouped && !op.out.ok {
+			continue
 		}
 		if err := run(apply); err != nil {
 			return false, err
@@ -268,6 +274,18 @@ func (s *SQL) commitBatch(ctx context.Context, batch []*writeOp, savepoints bool
 		failed = failed || op.out.err != nil
 		if id, at := op.delivered(); id != "" && at.After(newest) {
 			newest = at
+		}
+	}
+	if len(finished) > 0 {
+		// All at once (a few statements, not a dozen a game); should it
+		// fail, the batch runs again with a savepoint an op, and the
+		// failure is the op's own.
+		saves := make([]table.Save, len(finished))
+		for i, op := range finished {
+			saves[i] = op.save
+		}
+		if err := run(func() error { return s.recordResults(ctx, tx, saves) }); err != nil {
+			return false, err
 		}
 	}
 	if !newest.IsZero() && newest.Sub(s.pruned) > pruneEvery {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -12,81 +13,211 @@ import (
 	"github.com/tttbot/tttbot/table"
 )
 
-// Results: finished games and the standings summed over them. insertResult
-// runs inside a table save's transaction, so a game's end and its result are
-// durable together, exactly once.
+// Results: finished games and the standings summed over them.
+// recordResults runs inside the batch's transaction that saves the tables
+// whose games finished, so a game's end and its result are durable
+// together, exactly once.
 
+// recordResults writes the results of the games that finished in saves (a
+// batch's, each of which won its compare-and-swap) and moves their
+// players' ratings, in batch order: a player in two of them is
+// rated by the first, then the second. On PostgreSQL every statement is a
+// round trip on the one write connection, so the work is done a few
+// statements a batch, not a dozen a game: each result with its players in
+// one, and the ratings of all of them in three (create the rows that are
+// new, read them all locked, write them all).
+func (s *SQL) recordResults(ctx context.Context, tx *sql.Tx, saves []table.Save) error {
+	rs := make([]*table.Result, len(saves))
+	for i, save := range saves {
+		if err := s.insertResult(ctx, tx, save.Now, save.Result); err != nil {
+			return fmt.Errorf("record result: %w", err)
+		}
+		rs[i] = save.Result
+	}
+	if err := s.rate(ctx, tx, rs); err != nil {
+		return fmt.Errorf("rate result: %w", err)
+	}
+	return nil
+}
+
+// insertResult writes r and its players.
 func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *table.Result) error {
 	record, err := r.Record.MarshalText()
 	if err != nil {
-		return fmt.Errorf("record result: %w", err)
+		return err
+	}
+	args := []any{r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
+		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String()}
+	n := len(r.Players)
+	players, outcomes, finishes := make([]string, n), make([]string, n), make([]string, n)
+	seats, places := make([]int64, n), make([]int64, n)
+	for i, p := range r.Players {
+		players[i], seats[i], outcomes[i], finishes[i] = p, int64(i), r.Outcome(i).String(), r.Finish(i).String()
+		if i < len(r.Places) {
+			places[i] = int64(r.Places[i])
+		}
+	}
+	if s.d.unnest {
+		_, err := s.execTx(ctx, tx, qInsertResultWithPlayers, append(args, players, seats, outcomes, finishes, places)...)
+		return err
 	}
 	var id int64
-	err = s.queryRowTx(ctx, tx, qInsertResult, r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
-		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String()).Scan(&id)
-	if err != nil {
-		return fmt.Errorf("record result: %w", err)
+	if err := s.queryRowTx(ctx, tx, qInsertResult, args...).Scan(&id); err != nil {
+		return err
 	}
-	for i, p := range r.Players {
-		finish, place := r.Finish(i).String(), 0
-		if i < len(r.Places) {
-			place = r.Places[i]
-		}
-		if _, err := s.execTx(ctx, tx, qInsertResultPlayer,
-			id, r.Scope, p, i, r.Outcome(i).String(), finish, place); err != nil {
-			return fmt.Errorf("record result: %w", err)
-		}
-	}
-	if !r.Rated() {
-		return nil
-	}
-	for _, scope := range r.RatingScopes() {
-		if err := s.rate(ctx, tx, scope, r); err != nil {
-			return fmt.Errorf("rate result: %w", err)
+	for i := range players {
+		if _, err := s.execTx(ctx, tx, qInsertResultPlayer, id, r.Scope, players[i], seats[i], outcomes[i], finishes[i], places[i]); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// rate moves the ratings of r's players in scope by one game, inside the
-// transaction that records r: read, compute, write. The rows are created if
-// new and then locked (PostgreSQL: FOR UPDATE; SQLite: the transaction holds
-// the write lock from BEGIN), in player order so two games sharing players
-// cannot deadlock, so a concurrent game of the same player waits instead of
-// losing this update.
-func (s *SQL) rate(ctx context.Context, tx *sql.Tx, scope string, r *table.Result) error {
-	kind := r.Kind().String()
-	order := make([]int, len(r.Players))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(r.Players[a], r.Players[b]) })
-	readRating := qReadRating
-	if s.d.dollars { // PostgreSQL
-		readRating = qReadRatingForUpdate
-	}
-	cur := make([]table.Standing, len(r.Players))
-	for _, i := range order {
-		cur[i] = table.NewStanding(scope, r.Kind(), r.Players[i])
-		if _, err := s.execTx(ctx, tx, qNewRating, scope, kind, r.Players[i], cur[i].Rating.Mu, cur[i].Rating.Sigma); err != nil {
-			return err
+// compare orders rating rows bytewise by scope, kind, player: the order
+// they are locked in.
+func (k ratingKey) compare(o ratingKey) int {
+	return cmp.Or(strings.Compare(k.scope, o.scope), strings.Compare(k.kind.String(), o.kind.String()), strings.Compare(k.player, o.player))
+}
+
+// rate moves the ratings of rs's players by their games: read, compute,
+// write. The rows are created if new and then locked (PostgreSQL: FOR
+// UPDATE; SQLite: the transaction holds the write lock from BEGIN) all at
+// once, in one order (bytewise by scope, kind, player) whichever replica
+// writes and whatever else the batch holds, so two replicas' batches cannot
+// deadlock over them, and a concurrent game of the same player waits
+// instead of losing this update.
+func (s *SQL) rate(ctx context.Context, tx *sql.Tx, rs []*table.Result) error {
+	seen := map[ratingKey]bool{}
+	var keys []ratingKey
+	for _, r := range rs {
+		if !r.Rated() {
+			continue
 		}
-		if err := s.queryRowTx(ctx, tx, readRating,
-			scope, kind, r.Players[i]).Scan(&cur[i].Rating.Mu, &cur[i].Rating.Sigma, &cur[i].Games); err != nil {
-			return err
+		for _, scope := range r.RatingScopes() {
+			for _, p := range r.Players {
+				k := ratingKey{scope, r.Kind(), p}
+				if !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
 		}
 	}
-	next, err := r.Rate(cur)
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.SortFunc(keys, ratingKey.compare)
+	cur, err := s.lockRatings(ctx, tx, keys)
 	if err != nil {
 		return err
 	}
-	for _, i := range order {
-		if _, err := s.execTx(ctx, tx, qUpdateRating,
-			next[i].Rating.Mu, next[i].Rating.Sigma, next[i].Games, scope, kind, r.Players[i]); err != nil {
-			return err
+	for _, r := range rs {
+		if !r.Rated() {
+			continue
+		}
+		for _, scope := range r.RatingScopes() {
+			before := make([]table.Standing, len(r.Players))
+			for i, p := range r.Players {
+				before[i] = cur[ratingKey{scope, r.Kind(), p}]
+			}
+			after, err := r.Rate(before)
+			if err != nil {
+				return err
+			}
+			for i, p := range r.Players {
+				cur[ratingKey{scope, r.Kind(), p}] = after[i]
+			}
 		}
 	}
-	return nil
+	return s.writeRatings(ctx, tx, keys, cur)
+}
+
+// lockRatings creates the rating rows of keys (sorted) that do not exist
+// yet and reads them all, locked until COMMIT.
+func (s *SQL) lockRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey) (map[ratingKey]table.Standing, error) {
+	cur := make(map[ratingKey]table.Standing, len(keys))
+	fresh := make([]table.Standing, len(keys))
+	for i, k := range keys {
+		fresh[i] = table.NewStanding(k.scope, k.kind, k.player)
+	}
+	if !s.d.unnest {
+		for i, k := range keys {
+			if _, err := s.execTx(ctx, tx, qNewRating, k.scope, k.kind.String(), k.player, fresh[i].Rating.Mu, fresh[i].Rating.Sigma); err != nil {
+				return nil, err
+			}
+			st := fresh[i]
+			if err := s.queryRowTx(ctx, tx, qReadRating, k.scope, k.kind.String(), k.player).Scan(&st.Rating.Mu, &st.Rating.Sigma, &st.Games); err != nil {
+				return nil, err
+			}
+			cur[k] = st
+		}
+		return cur, nil
+	}
+	scopes, kinds, players := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+	mus, sigmas := make([]float64, len(keys)), make([]float64, len(keys))
+	for i, k := range keys {
+		scopes[i], kinds[i], players[i] = k.scope, k.kind.String(), k.player
+		mus[i], sigmas[i] = fresh[i].Rating.Mu, fresh[i].Rating.Sigma
+	}
+	if _, err := s.execTx(ctx, tx, qNewRatings, scopes, kinds, players, mus, sigmas); err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, qLockRatings, scopes, kinds, players)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byKey := make(map[ratingKey]int, len(keys))
+	for i, k := range keys {
+		byKey[k] = i
+	}
+	for rows.Next() {
+		var k ratingKey
+		var kind string
+		var mu, sigma float64
+		var games int
+		if err := rows.Scan(&k.scope, &kind, &k.player, &mu, &sigma, &games); err != nil {
+			return nil, err
+		}
+		k.kind, _ = table.ParseKind(kind)
+		i, ok := byKey[k]
+		if !ok {
+			return nil, fmt.Errorf("rating row %v not asked for", k)
+		}
+		st := fresh[i]
+		st.Rating.Mu, st.Rating.Sigma, st.Games = mu, sigma, games
+		cur[k] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(cur) != len(keys) {
+		return nil, fmt.Errorf("read %d of %d rating rows", len(cur), len(keys))
+	}
+	return cur, nil
+}
+
+// writeRatings writes the ratings of keys from cur.
+func (s *SQL) writeRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey, cur map[ratingKey]table.Standing) error {
+	if !s.d.unnest {
+		for _, k := range keys {
+			st := cur[k]
+			if _, err := s.execTx(ctx, tx, qUpdateRating, st.Rating.Mu, st.Rating.Sigma, st.Games, k.scope, k.kind.String(), k.player); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	n := len(keys)
+	scopes, kinds, players := make([]string, n), make([]string, n), make([]string, n)
+	mus, sigmas, games := make([]float64, n), make([]float64, n), make([]int64, n)
+	for i, k := range keys {
+		st := cur[k]
+		scopes[i], kinds[i], players[i] = k.scope, k.kind.String(), k.player
+		mus[i], sigmas[i], games[i] = st.Rating.Mu, st.Rating.Sigma, int64(st.Games)
+	}
+	_, err := s.execTx(ctx, tx, qUpdateRatings, scopes, kinds, players, mus, sigmas, games)
+	return err
 }
 
 const tallyColumns = `player,

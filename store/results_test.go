@@ -281,3 +281,64 @@ func TestHistoryAndReplayRecords(t *testing.T) {
 		}
 	})
 }
+
+// TestBatchedResults: games that finish in one batch are rated together,
+// in channel order, as if one after another: a player in two of them ends
+// where the memory store (one game at a time) puts them, and a save that
+// lost its swap records no result.
+func TestBatchedResults(t *testing.T) {
+	games := []struct {
+		channel string
+		players []string
+		version int64
+	}{
+		{"u0", []string{"ann", "ben"}, 1},
+		{"u1", []string{"cat", "ann"}, 1},
+		{"u2", []string{"ben", "dan"}, 1},
+		{"u3", []string{"ann", "dan"}, 9}, // stale: loses its swap
+	}
+	want := NewMemory()
+	ctx := context.Background()
+	for _, g := range games {
+		if g.version != 1 {
+			continue
+		}
+		r := finished(t, "g", g.channel, classic, g.players, classicWin)
+		if _, ok, err := want.SaveTable(ctx, table.Save{Channel: g.channel, Guild: "g", Data: []byte("{}"), Now: at, Result: r}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	for _, o := range sqlOpeners {
+		t.Run(o.name, func(t *testing.T) {
+			s, release, held := holdingCommit(t, o.open, "u", len(games), "g")
+			var wg sync.WaitGroup
+			for _, g := range games {
+				wg.Go(func() {
+					r := finished(t, "g", g.channel, classic, g.players, classicWin)
+					_, ok, err := s.SaveTable(ctx, table.Save{Channel: g.channel, Guild: "g", Data: []byte("{}"), Version: g.version, Now: at, Result: r})
+					if err != nil || ok != (g.version == 1) {
+						t.Errorf("%s: saved %v, %v", g.channel, ok, err)
+					}
+				})
+			}
+			waitQueued(t, s, len(games))
+			close(release)
+			wg.Wait()
+			if err := <-held; err != nil {
+				t.Fatal(err)
+			}
+			for _, scope := range []string{"g", table.Everywhere} {
+				for _, p := range []string{"ann", "ben", "cat", "dan"} {
+					got, err := s.Ratings(ctx, scope, p)
+					exp, _ := want.Ratings(ctx, scope, p)
+					if err != nil || fmt.Sprint(got) != fmt.Sprint(exp) {
+						t.Errorf("%s in %s: %+v (%v), want %+v", p, scope, got, err, exp)
+					}
+				}
+			}
+			if dan, err := s.Tally(ctx, "g", "dan"); dan.Wins+dan.Losses+dan.Draws != 1 || err != nil {
+				t.Errorf("dan played one recorded game, tally %+v %v", dan, err)
+			}
+		})
+	}
+}

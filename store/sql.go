@@ -162,18 +162,12 @@ func (s *SQL) SaveTable(ctx context.Context, save table.Save) (int64, bool, erro
 
 // saveExtras writes, inside a save's transaction and savepoint, what the
 // save makes durable besides the table, once its compare-and-swap has won.
-// Files that add such writes (results, ratings, deadlines) add one call here
-// to a function of their own taking the tx; see batch.go for the rules.
+// Files that add such writes add one call here to a function of their own
+// taking the tx; see batch.go for the rules. A finished game's result is
+// not one of them: commitBatch writes a batch's results together
+// (recordResults).
 func (s *SQL) saveExtras(ctx context.Context, tx *sql.Tx, save table.Save) error {
-	if err := s.saveDeadline(ctx, tx, save.Channel, save.Deadline); err != nil {
-		return err
-	}
-	if save.Result != nil {
-		if err := s.insertResult(ctx, tx, save.Now, save.Result); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.saveDeadline(ctx, tx, save.Channel, save.Deadline)
 }
 
 // FirstDelivery records an interaction ID as handled and reports whether
@@ -274,20 +268,42 @@ const (
 	qInsertResultPlayer = `INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES (?, ?, ?, ?, ?, ?, ?)`
 	qNewRating          = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
 			ON CONFLICT (scope, kind, player) DO NOTHING`
-	qReadRating          = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
-	qReadRatingForUpdate = qReadRating + ` FOR UPDATE` // PostgreSQL: held until COMMIT
-	qUpdateRating        = `UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`
+	qReadRating   = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
+	qUpdateRating = `UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`
+
+	// PostgreSQL's: a result with its players, and a batch's ratings, each
+	// one statement over arrays. Rows are locked bytewise-sorted (COLLATE
+	// "C"), the order the arrays come in.
+	qInsertResultWithPlayers = `WITH r AS (
+			INSERT INTO results (scope, rows_n, cols_n, win_n, gravity, moves, finished_at, channel, kind, tokens, record, reason)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id)
+		INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place)
+		SELECT r.id, $1, p.player, p.seat, p.outcome, p.finish, p.place
+		FROM r, unnest($13::text[], $14::int[], $15::text[], $16::text[], $17::int[]) AS p(player, seat, outcome, finish, place)`
+	qNewRatings = `INSERT INTO ratings (scope, kind, player, mu, sigma, games)
+		SELECT n.scope, n.kind, n.player, n.mu, n.sigma, 0
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[]) AS n(scope, kind, player, mu, sigma)
+		ON CONFLICT (scope, kind, player) DO NOTHING`
+	qLockRatings = `SELECT r.scope, r.kind, r.player, r.mu, r.sigma, r.games
+		FROM ratings r JOIN unnest($1::text[], $2::text[], $3::text[]) AS k(scope, kind, player)
+			ON r.scope = k.scope AND r.kind = k.kind AND r.player = k.player
+		ORDER BY r.scope COLLATE "C", r.kind COLLATE "C", r.player COLLATE "C"
+		FOR UPDATE OF r`
+	qUpdateRatings = `UPDATE ratings SET mu = u.mu, sigma = u.sigma, games = u.games
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[], $6::int[]) AS u(scope, kind, player, mu, sigma, games)
+		WHERE ratings.scope = u.scope AND ratings.kind = u.kind AND ratings.player = u.player`
 )
 
 // prepareWriter prepares the writer's statements; one that fails to prepare
 // runs as text.
 func (s *SQL) prepareWriter(ctx context.Context) {
-	readRating := qReadRating
-	if s.d.dollars {
-		readRating = qReadRatingForUpdate
+	queries := []string{qRecordDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline}
+	if s.d.unnest {
+		queries = append(queries, qInsertResultWithPlayers, qNewRatings, qUpdateRatings)
+	} else {
+		queries = append(queries, qInsertResult, qInsertResultPlayer, qNewRating, qReadRating, qUpdateRating)
 	}
-	for _, q := range []string{qRecordDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline,
-		qInsertResult, qInsertResultPlayer, qNewRating, readRating, qUpdateRating} {
+	for _, q := range queries {
 		s.prepared(ctx, s.wdb, s.d.q(q))
 	}
 }
