@@ -4,9 +4,12 @@
 // (Connect Four games: /ttt new, /ttt join, moves; each channel's requests
 // one after another, the channels at once), and in the same run drives "the
 // bound": a minimal server, in its own process, that only verifies the
-// Ed25519 signature and writes a JSON reply. Phases alternate bot, bound,
-// bot, bound… so both see the same machine; it reports each phase, the
-// throughput and p50/p99 latency of both, and the ratios.
+// Ed25519 signature and writes a JSON reply, and "the durable bound": the
+// same server that also appends each request to a journal on the same disk
+// and syncs it (group commit) before replying, the least an endpoint that
+// keeps what it answers must do there. Phases alternate bot, bound,
+// durable, bot… so all see the same machine; it reports each phase, the
+// throughput and p50/p99 latency of each, and the bot's ratios to both.
 //
 //	go run ./cmd/loadtest -channels 16,64 -db sqlite
 //	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable
