@@ -52,7 +52,7 @@ func TestSmoke(t *testing.T) {
 
 func TestChannelScript(t *testing.T) {
 	// Every game the script plays ends: after a finished game it opens the next.
-	ch := newChannel(1, 0, nil)
+	ch := newChannel(1, 0, nil, newIDs(time.Now()))
 	games := 0
 	for range 1000 {
 		before := ch.step

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -122,8 +123,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(botProc.Process.Pid)}
 	seed := uint64(time.Now().UnixNano())
 	chans := make([]*channel, cfg.Channels)
+	ids := newIDs(time.Now())
 	for n := range chans {
-		chans[n] = newChannel(seed, n, priv)
+		chans[n] = newChannel(seed, n, priv, ids)
 	}
 	drive := func(kind string, addr string, d time.Duration, requests int) Phase {
 		return runPhase(ctx, client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
@@ -395,7 +397,7 @@ type channel struct {
 	id, alice, bob string
 	priv           ed25519.PrivateKey
 	rng            *rand.Rand
-	ids            uint64
+	ids            *atomic.Uint64 // shared by every channel: the last interaction ID
 	step           step
 	sim            *connectFour
 }
@@ -409,7 +411,9 @@ const (
 	stepEnd // after an unexpected refusal: end whatever is open, start again
 )
 
-func newChannel(seed uint64, n int, priv ed25519.PrivateKey) *channel {
+// newChannel is channel n of a run; ids is the run's interaction IDs
+// (newIDs), shared by every channel.
+func newChannel(seed uint64, n int, priv ed25519.PrivateKey, ids *atomic.Uint64) *channel {
 	base := 1_000_000_000_000_000_000 + seed%1_000_000_000_000_000 // snowflake-sized, new each run
 	return &channel{
 		id:    strconv.FormatUint(base+uint64(n), 10),
@@ -417,14 +421,25 @@ func newChannel(seed uint64, n int, priv ed25519.PrivateKey) *channel {
 		bob:   strconv.FormatUint(base+1_000_000+2*uint64(n)+1, 10),
 		priv:  priv,
 		rng:   rand.New(rand.NewPCG(seed, uint64(n))),
-		ids:   (base + uint64(n)*1_000_000_000) * 1,
+		ids:   ids,
 	}
+}
+
+// newIDs starts a run's interaction IDs at a Discord snowflake of now. IDs
+// are then handed out in the order requests are made, across channels, as
+// Discord's are (a snowflake begins with its millisecond): where a store
+// keeps handled IDs in order, new ones go at the end, as in production, not
+// into one place a channel.
+func newIDs(now time.Time) *atomic.Uint64 {
+	const discordEpochMs = 1420070400000
+	ids := new(atomic.Uint64)
+	ids.Store(uint64(now.UnixMilli()-discordEpochMs) << 22)
+	return ids
 }
 
 // next is the channel's next request, signed now: body, signature, timestamp.
 func (c *channel) next() ([]byte, string, string) {
-	c.ids++
-	id := strconv.FormatUint(c.ids, 10)
+	id := strconv.FormatUint(c.ids.Add(1), 10)
 	var body []byte
 	switch c.step {
 	case stepNew:
