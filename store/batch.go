@@ -21,12 +21,14 @@ import (
 // once (the one fsync), and only then answers each op. No timer: a lone
 // write goes at once, and under load batches grow by themselves.
 //
-// Hooks for other files: whatever else a save makes durable (results,
-// ratings, deadlines) is written by saveExtras, called inside the save's
-// savepoint after its compare-and-swap won, with the batch's *sql.Tx. Such
-// functions must only run statements on that tx (never Commit or Rollback
-// it); an error they return rolls back that save alone and becomes its
-// answer.
+// Hooks for other files: whatever else a save makes durable (deadlines) is
+// written by saveExtras, called inside the save's savepoint after its
+// compare-and-swap won, with the batch's *sql.Tx. Such functions must only
+// run statements on that tx (never Commit or Rollback it); an error they
+// return rolls back that save alone and becomes its answer. Finished games'
+// results and ratings are written once a batch for all its saves
+// (recordResults); when that fails, the batch runs again with a savepoint
+// an op, and each op writes its own result inside it.
 
 // maxBatch bounds one transaction: enough to cover every channel that can
 // be waiting at once, small enough that one COMMIT never holds the write

@@ -19,13 +19,13 @@ import (
 // together, exactly once.
 
 // recordResults writes the results of the games that finished in saves (a
-// batch's, each of which won its compare-and-swap) and moves their
-// players' ratings, in batch order: a player in two of them is
-// rated by the first, then the second. On PostgreSQL every statement is a
-// round trip on the one write connection, so the work is done a few
-// statements a batch, not a dozen a game: each result with its players in
-// one, and the ratings of all of them in three (create the rows that are
-// new, read them all locked, write them all).
+// batch's, each of which won its compare-and-swap) and moves their players'
+// ratings, in batch order: a player in two of them is rated by the first,
+// then the second. On PostgreSQL every statement is a round trip on the one
+// write connection, so the work is done a few statements a batch, not a
+// dozen a game: each result with its players in one, and the ratings of all
+// of them in three (create the rows that are new, read them all locked,
+// write them all).
 func (s *SQL) recordResults(ctx context.Context, tx *sql.Tx, saves []table.Save) error {
 	rs := make([]*table.Result, len(saves))
 	for i, save := range saves {
