@@ -143,6 +143,31 @@ func (s *signer) command(tb testing.TB, id, user, sub string, opts ...option) *h
 	return s.request(rawInteraction(tb, "command.json", fields), s.now)
 }
 
+// replayEndedNew opens a game (interaction ID idPrefix+"01"), ends it
+// ("02") and replays the /ttt new: the replay must get the ephemeral
+// duplicate notice and leave the game ended, so Bob cannot join it ("03").
+func (s *signer) replayEndedNew(t *testing.T, h http.Handler, idPrefix string) {
+	t.Helper()
+	opened := s.command(t, idPrefix+"01", alice, "new")
+	replayed := opened.Clone(context.Background())
+	body, _ := io.ReadAll(opened.Body)
+	opened.Body, replayed.Body = io.NopCloser(bytes.NewReader(body)), io.NopCloser(bytes.NewReader(body))
+	if r := decodeReply(t, serve(h, opened)); r.Data.Flags&64 != 0 {
+		t.Fatalf("/ttt new refused: %s", r.Data.Content)
+	}
+	if r := decodeReply(t, serve(h, s.command(t, idPrefix+"02", alice, "end"))); r.Data.Flags&64 != 0 {
+		t.Fatalf("/ttt end refused: %s", r.Data.Content)
+	}
+	r := decodeReply(t, serve(h, replayed))
+	if r.Type != 4 || r.Data.Flags&64 == 0 || r.Data.Content != locales.English().Say("refuse.duplicate", nil) {
+		t.Fatalf("replayed /ttt new: %+v", r)
+	}
+	// Had the replay reopened the game, Bob could join it now.
+	if r := decodeReply(t, serve(h, s.command(t, idPrefix+"03", bob, "join"))); r.Data.Flags&64 == 0 {
+		t.Fatalf("the replay reopened the game: Bob joined: %s", r.Data.Content)
+	}
+}
+
 func TestHTTPReplay(t *testing.T) {
 	s := newSigner(t)
 	newWith := func(d Deduper) http.Handler {
@@ -155,25 +180,7 @@ func TestHTTPReplay(t *testing.T) {
 	// did): the replay passes the read-side check, as a retry racing its
 	// first delivery does, and its save must catch it.
 	t.Run("ReplayedNewDoesNotReopen", func(t *testing.T) {
-		h := newWith(&fakeDeduper{seen: map[string]time.Time{}})
-		opened := s.command(t, "1180000000000000101", alice, "new")
-		replayed := opened.Clone(context.Background())
-		body, _ := io.ReadAll(opened.Body)
-		opened.Body, replayed.Body = io.NopCloser(bytes.NewReader(body)), io.NopCloser(bytes.NewReader(body))
-		if r := decodeReply(t, serve(h, opened)); r.Data.Flags&64 != 0 {
-			t.Fatalf("/ttt new refused: %s", r.Data.Content)
-		}
-		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000102", alice, "end"))); r.Data.Flags&64 != 0 {
-			t.Fatalf("/ttt end refused: %s", r.Data.Content)
-		}
-		r := decodeReply(t, serve(h, replayed))
-		if r.Type != 4 || r.Data.Flags&64 == 0 || r.Data.Content != duplicate {
-			t.Fatalf("replayed /ttt new: %+v", r)
-		}
-		// Had the replay reopened the game, Bob could join it now.
-		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000103", bob, "join"))); r.Data.Flags&64 == 0 {
-			t.Fatalf("the replay reopened the game: Bob joined: %s", r.Data.Content)
-		}
+		s.replayEndedNew(t, newWith(&fakeDeduper{seen: map[string]time.Time{}}), "11800000000000001")
 	})
 	t.Run("SavedNotRemembered", func(t *testing.T) {
 		d := &fakeDeduper{seen: map[string]time.Time{}}
@@ -205,22 +212,7 @@ func TestHTTPReplay(t *testing.T) {
 		st := store.NewMemory()
 		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: func() time.Time { return s.now }})})
 		h := NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: st})
-		opened := s.command(t, "1180000000000000701", alice, "new")
-		replayed := opened.Clone(context.Background())
-		body, _ := io.ReadAll(opened.Body)
-		opened.Body, replayed.Body = io.NopCloser(bytes.NewReader(body)), io.NopCloser(bytes.NewReader(body))
-		if r := decodeReply(t, serve(h, opened)); r.Data.Flags&64 != 0 {
-			t.Fatalf("/ttt new refused: %s", r.Data.Content)
-		}
-		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000702", alice, "end"))); r.Data.Flags&64 != 0 {
-			t.Fatalf("/ttt end refused: %s", r.Data.Content)
-		}
-		if r := decodeReply(t, serve(h, replayed)); r.Data.Content != duplicate {
-			t.Fatalf("replayed /ttt new: %+v", r)
-		}
-		if r := decodeReply(t, serve(h, s.command(t, "1180000000000000703", bob, "join"))); r.Data.Flags&64 == 0 {
-			t.Fatalf("the replay reopened the game: Bob joined: %s", r.Data.Content)
-		}
+		s.replayEndedNew(t, h, "11800000000000007")
 		// A refused action is remembered, and its replay found at load.
 		for n, want := range []string{"", duplicate} {
 			r := decodeReply(t, serve(h, s.command(t, "1180000000000000704", bob, "end")))
