@@ -17,7 +17,13 @@ var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest p
 
 func loadBook(tb testing.TB) (*bookData, *geometry) {
 	tb.Helper()
-	data, err := os.ReadFile("connect4.book")
+	return readBook(tb, "connect4.book")
+}
+
+// readBook reads a Connect Four book file.
+func readBook(tb testing.TB, path string) (*bookData, *geometry) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -40,9 +46,21 @@ func loadBook(tb testing.TB) (*bookData, *geometry) {
 func TestBookCoversAndAgrees(t *testing.T) {
 	b, geo := loadBook(t)
 	// What the README and the package doc promise: every position of up to
-	// seven stones (a deeper, partial book holds them all too).
+	// seven stones (the embedded 8-ply partial book holds them all too).
 	if b.Plies < 7 {
 		t.Errorf("embedded book: %d plies, want at least 7", b.Plies)
+	}
+	checkBook(t, b, geo, 7)
+}
+
+// TestBaseBookIsComplete: the complete seven-stone book kept beside the
+// generator is what `bookgen -partial -base` needs to write a deeper
+// partial book; it must stay complete, cover every position of up to
+// seven stones and agree with itself.
+func TestBaseBookIsComplete(t *testing.T) {
+	b, geo := readBook(t, "internal/bookgen/connect4-7.book")
+	if !b.Complete || b.Plies != 7 {
+		t.Fatalf("base book: %d plies, complete %v; want a complete 7-ply book", b.Plies, b.Complete)
 	}
 	checkBook(t, b, geo, 7)
 }

@@ -19,8 +19,9 @@ import (
 
 // connectFourBook is the opening book of standard Connect Four, made by
 // ai/internal/bookgen: who wins every position a game can reach with at
-// most seven stones, whoever played them (35,758 positions up to mirror
-// symmetry, 16 KB).
+// most seven stones, whoever played them, and the eight-stone positions an
+// unfinished 8-ply run has decided (98,057 positions up to mirror
+// symmetry, 40 KB; a partial book, see bookgen).
 //
 //go:embed connect4.book
 var connectFourBook []byte
