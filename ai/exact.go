@@ -112,6 +112,7 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		v, done = s.Solve(p, true)
 	}
 	var m uint64
+	known := done // who wins p, from the book or the solver
 	if done {
 		m, done = s.Best(p, v, true)
 	}
@@ -119,7 +120,11 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		stopHelpers()
 		helpers.Wait()
 		nodes := s.Nodes + helperNodes.Load()
-		if m, win := pruneProved(geo, p, s.TT, columns); win {
+		floor := -1 // nothing is known of p: no child is worse than a loss
+		if known {
+			floor = sign(v)
+		}
+		if m, win := pruneProved(geo, p, s.TT, floor, columns); win {
 			return coord(m), Stats{Nodes: nodes, Complete: true, Score: Win - int64(geo.Cells()-p.Moves), Depth: 1}, true
 		}
 		return game.Coord{}, Stats{Nodes: nodes}, false
@@ -136,8 +141,13 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 
 // pruneProved reads the table's bounds on p's children. A move proved to
 // win is returned at once; otherwise *columns lists the moves no other
-// move is proved better than.
-func pruneProved(geo *geometry, p bitPos, tt *solveTable, columns *[]bool) (uint64, bool) {
+// move is proved better than, and none proved to lose what p is worth
+// when that is known: floor is p's outcome for the mover (−1, 0 or +1;
+// −1 when unknown). At the book's deepest ply the book says p is a draw
+// while the search for the drawing move runs out of time: the moves it
+// proved to lose are then left out even though no move is proved to
+// draw.
+func pruneProved(geo *geometry, p bitPos, tt *solveTable, floor int, columns *[]bool) (uint64, bool) {
 	type bound struct {
 		m      uint64
 		lo, hi int // the mover's score after m lies in [lo, hi]
@@ -155,7 +165,7 @@ func pruneProved(geo *geometry, p bitPos, tt *solveTable, columns *[]bool) (uint
 	}
 	*columns = make([]bool, geo.Cols())
 	for _, b := range bs {
-		if b.hi >= bestLo {
+		if b.hi >= bestLo && sign(b.hi) >= floor {
 			(*columns)[geo.Column(b.m)] = true
 		}
 	}
