@@ -10,7 +10,7 @@
 //	nice -n 15 go run ./ai/internal/bookgen -plies 7 -tt 26 -out ai/internal/bookgen/connect4-7.book
 //
 // The embedded book (ai/connect4.book) is the partial book of the 8-ply
-// run, which has not finished: 62,299 of its 77,154 leaves are solved
+// run, which has not finished: 65,465 of its 77,154 leaves are solved
 // (connect4-ply8.progress.gz). To resume it, then embed the whole book:
 //
 //	gunzip -c ai/internal/bookgen/connect4-ply8.progress.gz > ai/connect4.book.progress
@@ -40,10 +40,11 @@
 // sessions (2 h 25 min for the first 23,561, at 2 to 7 leaves a second;
 // 13 minutes for the rest on a quieter machine, 11 million nodes a
 // second on two workers). The book holds 35,758 positions in 16,267
-// bytes. The 8-ply run: 62,299 leaves in 2 h 8 min on a quieter machine
-// (two workers at nice 10; 4 to 12 leaves a second), with 14,855 leaves
-// left (25 to 50 minutes at that pace); its partial book
-// holds 98,057 positions in 40,401 bytes.
+// bytes. The 8-ply run: 65,465 leaves in 2 h 28 min on a quieter machine
+// (two workers; 4 to 12 leaves a second for most of it, 1.4 to 2.4 in
+// its last 20 minutes), with 11,689 leaves left (one to two hours at the
+// last pace); its partial book
+// holds 101,223 positions in 40,709 bytes.
 package main
 
 import (
