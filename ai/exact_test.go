@@ -102,11 +102,7 @@ func TestPruneProvedKnownValue(t *testing.T) {
 	tt := newSolveTable(16)
 	lost := geo.MoveIn(p, 0) // the opponent is proved to win after column 1
 	child := p.Play(lost)
-	key := child.Key()
-	if child.Moves < symPlies {
-		key = geo.Canonical(child)
-	}
-	tt.put(key, geo.tag, boundLower, 1, -1, child.Moves)
+	tt.put(geo.tableKey(child), geo.tag, boundLower, 1, -1, child.Moves)
 	for _, tc := range []struct {
 		floor int
 		want  bool // column 1 still a candidate

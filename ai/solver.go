@@ -103,11 +103,7 @@ func (t *solveTable) Bounds(g *geometry, p bitPos) (lo, hi int) {
 		return 0, 0
 	}
 	lo, hi = g.minScore(p.Moves), g.maxScore(p.Moves)
-	key := p.Key()
-	if p.Moves < symPlies {
-		key = g.Canonical(p)
-	}
-	switch kind, v, _ := t.get(key, g.tag); kind {
+	switch kind, v, _ := t.get(g.tableKey(p), g.tag); kind {
 	case boundUpper:
 		hi = min(hi, v)
 	case boundLower:
@@ -164,6 +160,15 @@ type solver struct {
 // the position and its mirror image. Early on a mirrored transposition
 // saves a big subtree; later the mirror costs more than it finds.
 const symPlies = 14
+
+// tableKey is the key p is stored under in a solveTable: its canonical
+// key below symPlies stones, its own above.
+func (g *geometry) tableKey(p bitPos) uint64 {
+	if p.Moves < symPlies {
+		return g.Canonical(p)
+	}
+	return p.Key()
+}
 
 // noTTPlies: with this few cells left, negamax neither probes nor stores.
 var noTTPlies = 8
@@ -248,6 +253,8 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 	if useTT {
 		for rest := next; rest != 0; rest &= rest - 1 {
 			m := rest & -rest
+			// g.tableKey by hand: too big to inline, and this loop is
+			// the solver's hottest.
 			child := p.Play(m)
 			ck := child.Key()
 			if child.Moves < symPlies {

@@ -43,8 +43,7 @@
 // bytes. The 8-ply run: 65,465 leaves in 2 h 28 min on a quieter machine
 // (two workers; 4 to 12 leaves a second for most of it, 1.4 to 2.4 in
 // its last 20 minutes), with 11,689 leaves left (one to two hours at the
-// last pace); its partial book
-// holds 101,223 positions in 40,709 bytes.
+// last pace); its partial book holds 101,223 positions in 40,709 bytes.
 package main
 
 import (
