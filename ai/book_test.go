@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -312,5 +314,63 @@ func TestBookKnownOpening(t *testing.T) {
 		if v, ok := b.Lookup(geo, p); !ok || sign(v) != w {
 			t.Errorf("first stone in column %d: %d (in book %v), want %d", col+1, v, ok, w)
 		}
+	}
+}
+
+// TestBookMovePartial: a partial book that lacks some children of a
+// position still serves it when a child it holds keeps the position's
+// value, and only then.
+func TestBookMovePartial(t *testing.T) {
+	full, geo := readBook(t, "internal/bookgen/connect4-7.book")
+	scores := map[uint64]int8{}
+	for i := range full.Len() {
+		k, v := full.Entry(i)
+		scores[k] = int8(v)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for tries := 0; ; tries++ {
+		if tries == 1000 {
+			t.Fatal("no six-stone position with a move that loses its value")
+		}
+		p := geo.FromGame(randomGame(t, connectFour, 6, rng))
+		v, ok := full.Lookup(geo, p)
+		if !ok || geo.WinningMove(p) != 0 {
+			continue
+		}
+		var keep, lose []uint64 // children in the book that keep v, and that lose it
+		for _, m := range geo.Moves(p) {
+			child := p.Play(m)
+			if _, trivial := geo.Trivial(child); trivial {
+				continue
+			}
+			if cv, _ := full.Lookup(geo, child); -cv == v {
+				keep = append(keep, m)
+			} else {
+				lose = append(lose, m)
+			}
+		}
+		if len(keep) == 0 || len(lose) == 0 || geo.Canonical(p.Play(keep[0])) == geo.Canonical(p.Play(lose[0])) {
+			continue
+		}
+		// Drop every child that keeps v but one, and one that loses it.
+		partial := maps.Clone(scores)
+		for _, m := range keep[1:] {
+			if k := geo.Canonical(p.Play(m)); k != geo.Canonical(p.Play(keep[0])) {
+				delete(partial, k)
+			}
+		}
+		delete(partial, geo.Canonical(p.Play(lose[0])))
+		b := newBookData(connectFour, 7, full.Weak, false, partial)
+		m, got, _, ok := bookMove(b, geo, connectFour, p)
+		if !ok || got != v || geo.Canonical(p.Play(m)) != geo.Canonical(p.Play(keep[0])) {
+			t.Fatalf("partial book: move %d value %d ok %v; want column %d value %d", geo.Column(m), got, ok, geo.Column(keep[0]), v)
+		}
+		// Without any child that keeps v, the book must not answer.
+		delete(partial, geo.Canonical(p.Play(keep[0])))
+		b = newBookData(connectFour, 7, full.Weak, false, partial)
+		if m, got, _, ok := bookMove(b, geo, connectFour, p); ok {
+			t.Fatalf("book without a child keeping %d answered column %d value %d", v, geo.Column(m), got)
+		}
+		return
 	}
 }

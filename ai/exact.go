@@ -76,7 +76,7 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		v, _ := geo.Trivial(p)
 		return coord(m), scoreStats(geo, p, v, false), true
 	}
-	if m, v, weak, found := bookMove(geo, g.Rules(), p); found {
+	if m, v, weak, found := bookMove(openingBook(), geo, g.Rules(), p); found {
 		st := scoreStats(geo, p, v, weak)
 		return coord(m), st, true
 	}
@@ -113,7 +113,25 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	}
 	var m uint64
 	known := done // who wins p, from the book or the solver
-	if done {
+	if done && v < 0 {
+		// Lost against perfect play: the slowest loss if the solver
+		// finds it in half the time left, else the heuristic's choice
+		// among the moves that do not lose at once, which makes the
+		// win hardest for an opponent who can err.
+		if s.MaxNodes > 0 {
+			s.MaxNodes = s.Nodes + (s.MaxNodes-s.Nodes)/2
+		} else {
+			s.Deadline = time.Now().Add(time.Until(s.Deadline) / 2)
+		}
+		if exact, ok := s.Solve(p, false); ok {
+			if m, ok := s.Best(p, exact, false); ok {
+				st := scoreStats(geo, p, exact, false)
+				st.Nodes = s.Nodes + helperNodes.Load()
+				return coord(m), st, true
+			}
+		}
+		done = false
+	} else if done {
 		m, done = s.Best(p, v, true)
 	}
 	if !done {
@@ -206,25 +224,37 @@ const maxHelpers = 1
 
 // bookMove chooses p's move from the opening book when every child of p is
 // in it (or read off at once): the move to the child worst for the
-// opponent, the centre first among equals.
-func bookMove(geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
-	b := openingBook()
+// opponent, the centre first among equals. A partial book may lack some
+// children; then a child it holds is played if it keeps what the book
+// says p is worth.
+func bookMove(b *bookData, geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
 	if b == nil || b.Rules != r || p.Moves >= b.Plies {
 		return 0, 0, false, false
 	}
-	best := -1 << 30
+	best, missing := -1<<30, false
 	for _, m := range geo.Moves(p) {
 		child := p.Play(m)
 		v, ok := geo.Trivial(child)
 		if !ok {
 			if v, ok = b.Lookup(geo, child); !ok {
-				return 0, 0, false, false
+				missing = true
+				continue
 			}
 		} else if b.Weak {
 			v = max(-1, min(1, v))
 		}
 		if -v > best {
 			best, move = -v, m
+		}
+	}
+	if missing {
+		// Only the value of p itself says the best child held is best.
+		v, ok := b.Lookup(geo, p)
+		if b.Weak {
+			v = sign(v)
+		}
+		if !ok || best < v {
+			return 0, 0, false, false
 		}
 	}
 	return move, best, b.Weak, move != 0

@@ -368,9 +368,10 @@ func sign(v int) int {
 	return 0
 }
 
-// best returns the first move in the usual order whose child keeps the
-// value v of p (exact score, or with weak only its sign). p must not be
-// won in one, and v must be p's value.
+// Best returns the first move in the usual order whose child keeps the
+// value v of p (exact score, or with weak only its sign: in a lost
+// position any move that does not lose at once). p must not be won in
+// one, and v must be p's value.
 func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 	g := s.G
 	next := g.NonLosing(p)
@@ -384,6 +385,11 @@ func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 	}
 	want := v // the child must score at most −want for the mover
 	if weak {
+		if v < 0 {
+			// Lost: every move that does not lose at once keeps that.
+			// (The score −1 would ask for the slowest loss.)
+			return g.FirstMove(next), true
+		}
 		want = sign(v)
 	}
 	for _, c := range g.order {

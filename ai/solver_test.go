@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -199,3 +200,30 @@ func BenchmarkSolvePly10(b *testing.B)     { benchSolve(b, 10, false) }
 func BenchmarkSolvePly12(b *testing.B)     { benchSolve(b, 12, false) }
 func BenchmarkSolvePly12Weak(b *testing.B) { benchSolve(b, 12, true) }
 func BenchmarkSolvePly16(b *testing.B)     { benchSolve(b, 16, false) }
+
+// TestBestInLostPosition: when the position is lost, every move that does
+// not lose at once keeps its (weak) value, so Best answers without a
+// search; asking for a child of score at most +1 would have asked for
+// the slowest loss, which can take seconds.
+func TestBestInLostPosition(t *testing.T) {
+	geo := newGeometry(connectFour)
+	tt := newSolveTable(16)
+	rng := rand.New(rand.NewPCG(3, 9))
+	for found := 0; found < 5; {
+		p := geo.FromGame(randomGame(t, connectFour, 20, rng))
+		next := geo.NonLosing(p)
+		if geo.WinningMove(p) != 0 || bits.OnesCount64(next) < 2 {
+			continue
+		}
+		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		if v, _ := s.Solve(p, true); v >= 0 {
+			continue
+		}
+		found++
+		s.Nodes = 0
+		m, ok := s.Best(p, -1, true)
+		if !ok || m&next == 0 || s.Nodes != 0 {
+			t.Fatalf("lost position: Best gave %#x (ok %v) after %d nodes; want a non-losing move without a search", m, ok, s.Nodes)
+		}
+	}
+}

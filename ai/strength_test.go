@@ -75,7 +75,7 @@ func (o *oracle) move(g *game.Game) game.Coord {
 	if m := o.geo.WinningMove(p); m != 0 {
 		return game.Coord{Col: o.geo.Column(m)}
 	}
-	if m, _, _, ok := bookMove(o.geo, connectFour, p); ok {
+	if m, _, _, ok := bookMove(openingBook(), o.geo, connectFour, p); ok {
 		return game.Coord{Col: o.geo.Column(m)}
 	}
 	v, _ := s.Solve(p, true)
