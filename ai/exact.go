@@ -104,10 +104,27 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	helpCtx, stopHelpers := context.WithCancel(ctx)
 	defer helpers.Wait()
 	defer stopHelpers()
-	if opt.MaxNodes == 0 {
-		helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
-	}
 	v, done := bookValue(geo, g.Rules(), p)
+	var found atomic.Uint64 // a move a helper proved to keep the book's value
+	keepHelpers := opt.MaxNodes == 0 && done && v >= 0
+	if opt.MaxNodes == 0 {
+		if keepHelpers {
+			// The helper looks for the move too, and stops the main
+			// search when it finds one: the main search can spend the
+			// whole budget on one child that is slow to prove while
+			// the helper proves another in milliseconds.
+			mainCtx, stopMain := context.WithCancel(ctx)
+			defer stopMain()
+			s.Ctx = mainCtx
+			helpKeep(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline, sign(v), func(m uint64) {
+				if found.CompareAndSwap(0, m) {
+					stopMain()
+				}
+			})
+		} else {
+			helpSolve(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline)
+		}
+	}
 	if !done {
 		v, done = s.Solve(p, true)
 	}
@@ -133,6 +150,16 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		done = false
 	} else if done {
 		m, done = s.Best(p, v, true)
+		if hm := found.Load(); !done && hm != 0 {
+			m, done = hm, true
+		}
+		s.Ctx, s.Stopped = ctx, s.Stopped && !done
+		if keepHelpers {
+			// Their search is over, whoever won it; what they would
+			// test next does not help the exact score below.
+			stopHelpers()
+			helpers.Wait()
+		}
 	}
 	if !done {
 		stopHelpers()
@@ -219,7 +246,40 @@ func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo
 	}
 }
 
-// maxHelpers bounds the helper goroutines of one timed
+// helpKeep starts helpers on the other CPUs for a timed search of a move
+// that keeps want, p's value (0 or +1) for its mover: each tests p's
+// children that do not lose at once, from the other end of the usual
+// order, and calls keep with the first it proves to keep the value. They
+// stop when ctx ends; their nodes are added to nodes.
+func helpKeep(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *geometry, p bitPos, tt *solveTable, deadline time.Time, want int, keep func(uint64)) {
+	var moves []uint64
+	for _, m := range geo.Moves(p) {
+		if m&geo.NonLosing(p) != 0 {
+			moves = append(moves, m)
+		}
+	}
+	for w := 1; w < min(runtime.GOMAXPROCS(0), maxHelpers+1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := &solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			defer func() { nodes.Add(h.Nodes) }()
+			for i := range moves {
+				m := moves[len(moves)-1-(i+w-1)%len(moves)]
+				keeps, ok := h.Keeps(p, m, want)
+				if !ok {
+					return
+				}
+				if keeps {
+					keep(m)
+					return
+				}
+			}
+		}()
+	}
+}
+
+// maxHelpers bounds the helper goroutines of one timed solve.
 const maxHelpers = 1
 
 // bookMove chooses p's move from the opening book when every child of p is

@@ -3,7 +3,9 @@ package ai
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,6 +115,44 @@ func TestPruneProvedKnownValue(t *testing.T) {
 		}
 		if columns[0] != tc.want || !columns[1] {
 			t.Errorf("floor %d: columns %v, want column 1 %v and column 2 kept", tc.floor, columns, tc.want)
+		}
+	}
+}
+
+// TestHelpKeep: with a position's value known, the helper finds a move that
+// keeps it, hands it over once, and stops.
+func TestHelpKeep(t *testing.T) {
+	geo := newGeometry(connectFour)
+	rng := rand.New(rand.NewPCG(5, 5))
+	oracle := &solver{G: geo, TT: newSolveTable(18), Ctx: context.Background()}
+	for tested := 0; tested < 5; {
+		p := geo.FromGame(randomGame(t, connectFour, 16, rng))
+		if geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
+			continue
+		}
+		v, _ := oracle.Solve(p, true)
+		if v < 0 {
+			continue
+		}
+		tested++
+		var wg sync.WaitGroup
+		var nodes atomic.Int64
+		var got []uint64
+		var mu sync.Mutex
+		helpKeep(context.Background(), &wg, &nodes, geo, p, newSolveTable(16), time.Time{}, v, func(m uint64) {
+			mu.Lock()
+			got = append(got, m)
+			mu.Unlock()
+		})
+		wg.Wait()
+		if runtime.GOMAXPROCS(0) < 2 {
+			continue // no helper on one CPU
+		}
+		if len(got) != 1 || nodes.Load() == 0 {
+			t.Fatalf("helpers reported %d moves after %d nodes, want one", len(got), nodes.Load())
+		}
+		if keeps, _ := oracle.Keeps(p, got[0], v); !keeps || got[0]&geo.NonLosing(p) == 0 {
+			t.Errorf("position worth %d: the helper's column %d does not keep it", v, geo.Column(got[0]))
 		}
 	}
 }

@@ -397,24 +397,31 @@ func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 		if m == 0 {
 			continue
 		}
-		child := p.Play(m)
-		if child.Moves == g.Cells() {
-			if want <= 0 {
-				return m, true
-			}
-			continue
-		}
-		// child ≤ −want, tested with a null window at −want.
-		r := s.negamax(child, -want, -want+1)
-		if s.Stopped {
+		keeps, ok := s.Keeps(p, m, want)
+		if !ok {
 			return 0, false
 		}
-		if r <= -want {
+		if keeps {
 			return m, true
 		}
 	}
 	// Unreachable when v is p's value; fall back to a legal move.
 	return g.FirstMove(next), true
+}
+
+// Keeps reports whether playing m keeps the score want for p's mover:
+// whether the child scores at most −want, tested with a null window.
+// ok is false if the search stopped.
+func (s *solver) Keeps(p bitPos, m uint64, want int) (keeps, ok bool) {
+	child := p.Play(m)
+	if child.Moves == s.G.Cells() {
+		return want <= 0, true // a draw
+	}
+	r := s.negamax(child, -want, -want+1)
+	if s.Stopped {
+		return false, false
+	}
+	return r <= -want, true
 }
 
 // firstMove returns the first move of set in the usual order.
