@@ -284,15 +284,21 @@ const maxHelpers = 1
 
 // bookMove chooses p's move from the opening book when every child of p is
 // in it (or read off at once): the move to the child worst for the
-// opponent, the centre first among equals. A partial book may lack some
+// opponent, the centre first among equals, never one that lets the
+// opponent win at once. A lost position is left to the caller when the
+// book is weak: all its moves look alike there. A partial book may lack some
 // children; then a child it holds is played if it keeps what the book
 // says p is worth.
 func bookMove(b *bookData, geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
 	if b == nil || b.Rules != r || p.Moves >= b.Plies {
 		return 0, 0, false, false
 	}
+	next := geo.NonLosing(p)
 	best, missing := -1<<30, false
 	for _, m := range geo.Moves(p) {
+		if m&next == 0 {
+			continue // lets the opponent win at once
+		}
 		child := p.Play(m)
 		v, ok := geo.Trivial(child)
 		if !ok {
@@ -316,6 +322,11 @@ func bookMove(b *bookData, geo *geometry, r game.Rules, p bitPos) (move uint64, 
 		if !ok || best < v {
 			return 0, 0, false, false
 		}
+	}
+	if b.Weak && best < 0 {
+		// Lost, and a weak book cannot tell the slowest loss: the
+		// solver or the heuristic chooses, to make the win hard.
+		return 0, 0, false, false
 	}
 	return move, best, b.Weak, move != 0
 }

@@ -156,3 +156,39 @@ func TestHelpKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestHardBlocksInOpenings: in opening positions where the opponent
+// threatens to win at once, Hard blocks, even where the book says the
+// position is lost anyway (all its moves then lose; the book used to
+// play the centre, and the opponent won at once).
+func TestHardBlocksInOpenings(t *testing.T) {
+	geo := newGeometry(connectFour)
+	rng := rand.New(rand.NewPCG(1, 2))
+	lost, tested := 0, 0
+	for tested < 30 {
+		g := randomGame(t, connectFour, 3+rng.IntN(5), rng)
+		p := geo.FromGame(g)
+		next := geo.NonLosing(p)
+		if geo.WinningMove(p) != 0 || next == 0 || next == geo.Possible(p) {
+			continue
+		}
+		tested++
+		if v, ok := bookValue(geo, connectFour, p); ok && v < 0 {
+			lost++
+		}
+		opt := Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000}
+		if tested%5 == 0 {
+			opt = Options{Level: Hard, Budget: 20 * time.Millisecond} // the clock's path: shared table, helper
+		}
+		c, _, err := Move(context.Background(), g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next&geo.colMask[c.Col] == 0 {
+			t.Errorf("%v: Hard played column %d and lets the opponent win at once", g.Moves(), c.Col+1)
+		}
+	}
+	if lost == 0 {
+		t.Error("no lost position among those tested: the test misses the case it is for")
+	}
+}
