@@ -196,9 +196,18 @@ func (g *Game) LastPlaced() (Coord, bool) {
 	return Coord{}, false
 }
 
-// ColumnFull reports whether a gravity column has no free cell (or is off the board).
+// ColumnFull reports whether column col has no free cell (or is off the
+// board). Under gravity that means no move can go there.
 func (g *Game) ColumnFull(col int) bool {
 	if col < 0 || col >= g.rules.Cols {
+		return true
+	}
+	if !g.rules.Gravity {
+		for row := 0; row < g.rules.Rows; row++ {
+			if g.board.At(Coord{row, col}) == NoPlayer {
+				return false
+			}
+		}
 		return true
 	}
 	return g.dropRow(col) < 0

@@ -43,7 +43,19 @@ func TestGameFreePlacement(t *testing.T) {
 					t.Errorf("err = %v", err)
 				}
 			})
-			play(t, g, Coord{1, 0}, Coord{0, 1}, Coord{1, 1}, Coord{0, 2})
+			play(t, g, Coord{1, 0})
+			t.Run("ColumnFull", func(t *testing.T) {
+				// Free placement: only whether the column has a free cell.
+				if g.ColumnFull(0) || g.ColumnFull(1) || !g.ColumnFull(-1) || !g.ColumnFull(3) {
+					t.Errorf("ColumnFull(0, 1, -1, 3) = %v %v %v %v, want false false true true", g.ColumnFull(0), g.ColumnFull(1), g.ColumnFull(-1), g.ColumnFull(3))
+				}
+				full := mustGame(t, Classic(), e, "XO")
+				play(t, full, Coord{0, 0}, Coord{1, 0}, Coord{2, 0})
+				if !full.ColumnFull(0) {
+					t.Error("a column with every cell taken is not full")
+				}
+			})
+			play(t, g, Coord{0, 1}, Coord{1, 1}, Coord{0, 2})
 			if g.State() != Won || g.Winner() != 0 {
 				t.Fatalf("state %v winner %d, want X to win", g.State(), g.Winner())
 			}
