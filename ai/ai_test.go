@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -486,5 +487,72 @@ func TestParanoidDepthCap(t *testing.T) {
 	}
 	if st.Depth != paranoidDepth {
 		t.Errorf("depth %d, want %d (%+v)", st.Depth, paranoidDepth, st)
+	}
+}
+
+// TestTakesWinsAndBlocksEverywhere: on random positions of many rule sets,
+// Medium and Hard take a win they have, and otherwise stop the next
+// player's only winning cell when no one else threatens one. (With two
+// threats, or wins for several opponents, the game may be lost whatever
+// they play.)
+func TestTakesWinsAndBlocksEverywhere(t *testing.T) {
+	for _, r := range []game.Rules{
+		game.Classic(),
+		{Rows: 5, Cols: 5, Win: 4, Players: 2},
+		{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2},
+		{Rows: 4, Cols: 5, Win: 3, Gravity: true, Players: 2},
+		{Rows: 8, Cols: 8, Win: 4, Gravity: true, Players: 2},
+		{Rows: 9, Cols: 9, Win: 5, Players: 2},
+		{Rows: 15, Cols: 15, Win: 5, Players: 2},
+		{Rows: 7, Cols: 7, Win: 4, Players: 3},
+		{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 3},
+		{Rows: 8, Cols: 9, Win: 4, Gravity: true, Players: 4},
+	} {
+		rng := rand.New(rand.NewPCG(uint64(r.Rows*100+r.Cols), uint64(r.Players)))
+		wins, blocks := 0, 0
+		for tries := 0; tries < 4000 && wins+blocks < 24; tries++ {
+			g := randomGame(t, r, 2+rng.IntN(r.Cells()/2), rng)
+			if g.Over() {
+				continue
+			}
+			me, next := g.Turn(), (g.Turn()+1)%r.Players
+			var mine, theirs []game.Coord
+			others := false
+			for _, c := range playable(g) {
+				if winsAt(g, c, me) {
+					mine = append(mine, c)
+				}
+				for pl := range r.Players {
+					if pl != me && winsAt(g, c, pl) {
+						if pl == next {
+							theirs = append(theirs, c)
+						} else {
+							others = true
+						}
+					}
+				}
+			}
+			var want []game.Coord
+			switch {
+			case len(mine) > 0:
+				want, wins = mine, wins+1
+			case len(theirs) == 1 && !others:
+				want, blocks = theirs, blocks+1
+			default:
+				continue
+			}
+			for _, level := range []Level{Medium, Hard} {
+				c, _, err := Move(context.Background(), g, Options{Level: level, Budget: time.Minute, MaxNodes: 3000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(want, c) {
+					t.Errorf("%+v %v: %v played %v, want one of %v", r, g.Moves(), level, c, want)
+				}
+			}
+		}
+		if wins == 0 || blocks == 0 {
+			t.Errorf("%+v: %d wins and %d blocks tested; want some of each", r, wins, blocks)
+		}
 	}
 }

@@ -99,13 +99,10 @@ func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
 	tb.Helper()
 	g := newGame(tb, r)
 	for i := 0; i < n; i++ {
-		var ok []int
-		for c := 0; c < r.Cols; c++ {
-			if g.ColumnFull(c) {
-				continue
-			}
+		var ok []game.Coord
+		for _, c := range playable(g) {
 			probe := g.Clone()
-			probe.Play(probe.Turn(), game.Coord{Col: c})
+			probe.Play(probe.Turn(), c)
 			if !probe.Over() {
 				ok = append(ok, c)
 			}
@@ -113,9 +110,33 @@ func randomGame(tb testing.TB, r game.Rules, n int, rng *rand.Rand) *game.Game {
 		if len(ok) == 0 {
 			break
 		}
-		play(tb, g, game.Coord{Col: ok[rng.IntN(len(ok))]})
+		play(tb, g, ok[rng.IntN(len(ok))])
 	}
 	return g
+}
+
+// playable lists the cells the mover can take: with gravity the lowest
+// free cell of each column, left to right; else every free cell, row by
+// row.
+func playable(g *game.Game) []game.Coord {
+	r := g.Rules()
+	var out []game.Coord
+	if r.Gravity {
+		for col := 0; col < r.Cols; col++ {
+			if c, err := g.Target(game.Coord{Col: col}); err == nil {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	for row := 0; row < r.Rows; row++ {
+		for col := 0; col < r.Cols; col++ {
+			if c := (game.Coord{Row: row, Col: col}); g.At(c) == game.NoPlayer {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // TestSolverMatchesBruteForce solves random positions of small gravity
