@@ -17,15 +17,10 @@ import (
 
 var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest positions from scratch (slow: seconds to minutes each)")
 
+// loadBook reads the embedded Connect Four book's file.
 func loadBook(tb testing.TB) (*bookData, *geometry) {
 	tb.Helper()
-	return readBook(tb, "connect4.book")
-}
-
-// readBook reads a Connect Four book file.
-func readBook(tb testing.TB, path string) (*bookData, *geometry) {
-	tb.Helper()
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile("connect4.book")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,23 +43,11 @@ func readBook(tb testing.TB, path string) (*bookData, *geometry) {
 func TestBookCoversAndAgrees(t *testing.T) {
 	b, geo := loadBook(t)
 	// What the README and the package doc promise: every position of up to
-	// seven stones (the embedded 8-ply partial book holds them all too).
-	if b.Plies < 7 {
-		t.Errorf("embedded book: %d plies, want at least 7", b.Plies)
+	// eight stones.
+	if b.Plies < 8 || !b.Complete {
+		t.Errorf("embedded book: %d plies, complete %v; want a complete book of at least 8", b.Plies, b.Complete)
 	}
-	checkBook(t, b, geo, 7)
-}
-
-// TestBaseBookIsComplete: the complete seven-stone book kept beside the
-// generator is what `bookgen -partial -base` needs to write a deeper
-// partial book; it must stay complete, cover every position of up to
-// seven stones and agree with itself.
-func TestBaseBookIsComplete(t *testing.T) {
-	b, geo := readBook(t, "internal/bookgen/connect4-7.book")
-	if !b.Complete || b.Plies != 7 {
-		t.Fatalf("base book: %d plies, complete %v; want a complete 7-ply book", b.Plies, b.Complete)
-	}
-	checkBook(t, b, geo, 7)
+	checkBook(t, b, geo, 8)
 }
 
 // checkBook walks every position a game can reach within b's plies: each
@@ -321,7 +304,7 @@ func TestBookKnownOpening(t *testing.T) {
 // position still serves it when a child it holds keeps the position's
 // value, and only then.
 func TestBookMovePartial(t *testing.T) {
-	full, geo := readBook(t, "internal/bookgen/connect4-7.book")
+	full, geo := loadBook(t)
 	scores := map[uint64]int8{}
 	for i := range full.Len() {
 		k, v := full.Entry(i)
@@ -360,14 +343,14 @@ func TestBookMovePartial(t *testing.T) {
 			}
 		}
 		delete(partial, geo.Canonical(p.Play(lose[0])))
-		b := newBookData(connectFour, 7, full.Weak, false, partial)
+		b := newBookData(connectFour, full.Plies, full.Weak, false, partial)
 		m, got, _, ok := bookMove(b, geo, connectFour, p)
 		if !ok || got != v || geo.Canonical(p.Play(m)) != geo.Canonical(p.Play(keep[0])) {
 			t.Fatalf("partial book: move %d value %d ok %v; want column %d value %d", geo.Column(m), got, ok, geo.Column(keep[0]), v)
 		}
 		// Without any child that keeps v, the book must not answer.
 		delete(partial, geo.Canonical(p.Play(keep[0])))
-		b = newBookData(connectFour, 7, full.Weak, false, partial)
+		b = newBookData(connectFour, full.Plies, full.Weak, false, partial)
 		if m, got, _, ok := bookMove(b, geo, connectFour, p); ok {
 			t.Fatalf("book without a child keeping %d answered column %d value %d", v, geo.Column(m), got)
 		}

@@ -18,8 +18,8 @@
 // search below, restricted to the moves the solver did not prove worse.
 // The book is built by the same solver: see GenerateBook and
 // ai/internal/bookgen. For Connect Four it holds who wins every position
-// with up to seven stones (and four in five of those with eight), so Hard
-// plays perfectly from the first stone, whatever the opponent opens with.
+// with up to eight stones, so Hard plays perfectly from the first stone,
+// whatever the opponent opens with.
 //
 // Everywhere else Hard is alpha-beta with iterative deepening, a
 // transposition table (Zobrist hashing) and move ordering by threats.
@@ -54,7 +54,7 @@
 //
 // The deep checks run with -long (go test ./ai/... -args -long): Hard
 // against the exact solver on random Connect Four positions and from
-// random openings, the self-play ladder of the levels on seven rule sets,
+// random openings, the self-play ladder of the levels on thirteen rule sets,
 // the 4×4 k=4 free-placement solve, and bigger brute-force boards for the
 // solver.
 package ai

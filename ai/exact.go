@@ -19,9 +19,8 @@ import (
 
 // connectFourBook is the opening book of standard Connect Four, made by
 // ai/internal/bookgen: who wins every position a game can reach with at
-// most seven stones, whoever played them, and the eight-stone positions an
-// unfinished 8-ply run has decided (101,223 positions up to mirror
-// symmetry, 40 KB; a partial book, see bookgen).
+// most eight stones, whoever played them (112,912 positions up to mirror
+// symmetry, 42 KB).
 //
 //go:embed connect4.book
 var connectFourBook []byte

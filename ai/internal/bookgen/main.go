@@ -3,17 +3,9 @@
 // can reach with at most -plies stones, whoever played them, with who wins
 // it (or, with -strong, the exact score).
 //
-// From the repository root, the complete 7-ply Connect Four book (every
-// position of up to seven stones, kept here as connect4-7.book) was made
-// with:
+// From the repository root, the embedded Connect Four book (every
+// position of up to eight stones) was made with:
 //
-//	nice -n 15 go run ./ai/internal/bookgen -plies 7 -tt 26 -out ai/internal/bookgen/connect4-7.book
-//
-// The embedded book (ai/connect4.book) is the partial book of the 8-ply
-// run, which has not finished: 65,465 of its 77,154 leaves are solved
-// (connect4-ply8.progress.gz). To resume it, then embed the whole book:
-//
-//	gunzip -c ai/internal/bookgen/connect4-ply8.progress.gz > ai/connect4.book.progress
 //	nice -n 10 go run ./ai/internal/bookgen -plies 8 -tt 26 -out ai/connect4.book
 //
 // Each solved position is appended to a progress file (-progress, default
@@ -21,29 +13,34 @@
 // interrupted run resumes where it stopped: run the same command again.
 // Delete the progress file to start over. Leaves are solved by every CPU
 // at once (-workers), sharing one table (-tt 26: 2^26 slots, 1 GiB; bigger
-// is faster here, unlike in the bot, where a move is short).
+// is faster here, unlike in the bot, where a move is short). A run that
+// spans sessions on machines that do not last should keep its progress
+// file where it survives (the 8-ply run's lived in the repository,
+// gzipped, between sessions).
 //
 // When a run must stop before it ends, -partial writes the book it has so
 // far without solving anything: every position whose children are all
 // decided, over the entries of a complete shallower book (-base). The bot
-// plays those positions from the book and solves the rest:
+// plays those positions from the book and solves the rest; a deeper run
+// would use the embedded book as its base:
 //
-//	go run ./ai/internal/bookgen -plies 8 -partial -base ai/internal/bookgen/connect4-7.book -out ai/connect4.book
+//	go run ./ai/internal/bookgen -plies 9 -partial -base ai/connect4.book -out ai/connect4.book
 //
-// A run can also lean on a deeper, unfinished one: -deeper names its
-// progress file, and a leaf whose children it all holds is worked out
-// instead of solved.
+// (-out is written only after -base is read.) A run can also lean on a
+// deeper, unfinished one: -deeper names its progress file, and a leaf
+// whose children it all holds is worked out instead of solved.
 //
 // What it cost, on a 2-core machine shared with other engineers' builds,
 // load tests and ladders (the solver at nice 10–19): the 2-ply book, 44
-// minutes; the 7-ply book, 25,316 leaves in about 2 h 40 min over two
-// sessions (2 h 25 min for the first 23,561, at 2 to 7 leaves a second;
-// 13 minutes for the rest on a quieter machine, 11 million nodes a
-// second on two workers). The book holds 35,758 positions in 16,267
-// bytes. The 8-ply run: 65,465 leaves in 2 h 28 min on a quieter machine
-// (two workers; 4 to 12 leaves a second for most of it, 1.4 to 2.4 in
-// its last 20 minutes), with 11,689 leaves left (one to two hours at the
-// last pace); its partial book holds 101,223 positions in 40,709 bytes.
+// minutes; the 7-ply book (35,758 positions, 16,267 bytes), 25,316
+// leaves in about 2 h 40 min over two sessions, at 2 to 7 leaves a
+// second. The 8-ply book: 77,154 leaves in 3 h 10 min over two sessions
+// (2 h 28 min for the first 65,465 at 4 to 12 leaves a second, 1.4 to 2.4
+// at the end; 42 minutes for the last 11,689 on a quieter machine,
+// 11–13.5 million nodes a second on two workers); it holds 112,912
+// positions in 42,691 bytes. A 9-ply book would have about three times
+// as many leaves (Connect Four has 558,186 positions of nine stones and
+// 184,275 of eight), each a little faster to solve: most of a day here.
 package main
 
 import (
