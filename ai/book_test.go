@@ -20,7 +20,13 @@ var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest p
 // loadBook reads the embedded Connect Four book's file.
 func loadBook(tb testing.TB) (*bookData, *geometry) {
 	tb.Helper()
-	data, err := os.ReadFile("connect4.book")
+	return readBook(tb, "connect4.book")
+}
+
+// readBook reads a Connect Four book file.
+func readBook(tb testing.TB, path string) (*bookData, *geometry) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -43,11 +49,31 @@ func loadBook(tb testing.TB) (*bookData, *geometry) {
 func TestBookCoversAndAgrees(t *testing.T) {
 	b, geo := loadBook(t)
 	// What the README and the package doc promise: every position of up to
-	// eight stones.
-	if b.Plies < 8 || !b.Complete {
-		t.Errorf("embedded book: %d plies, complete %v; want a complete book of at least 8", b.Plies, b.Complete)
+	// eight stones (and hints at the ninth).
+	if b.Plies < 8 {
+		t.Errorf("embedded book: %d plies, want at least 8", b.Plies)
 	}
 	checkBook(t, b, geo, 8)
+}
+
+// TestBaseBookIsComplete: the complete eight-stone book kept beside the
+// generator, which the embedded one extends with hints, covers every
+// position of up to eight stones, agrees with itself, and every entry is
+// in the embedded book as it is here.
+func TestBaseBookIsComplete(t *testing.T) {
+	b, geo := readBook(t, "internal/bookgen/connect4-8.book")
+	if !b.Complete || b.Plies != 8 {
+		t.Fatalf("base book: %d plies, complete %v; want a complete 8-ply book", b.Plies, b.Complete)
+	}
+	checkBook(t, b, geo, 8)
+	embedded, _ := loadBook(t)
+	for i := range b.Len() {
+		k, v := b.Entry(i)
+		j, ok := slices.BinarySearch(embedded.keys, k)
+		if !ok || int(embedded.scores[j]) != v {
+			t.Fatalf("base entry %x (%d) is not in the embedded book as it is here", k, v)
+		}
+	}
 }
 
 // checkBook walks every position a game can reach within b's plies: each
@@ -255,7 +281,8 @@ func TestBookResolve(t *testing.T) {
 		}
 		seen[geo.Canonical(p)] = true
 		if p.Moves == b.Plies {
-			if _, trivial := geo.Trivial(p); !trivial {
+			_, trivial := geo.Trivial(p)
+			if _, held := b.Lookup(geo, p); held && !trivial { // a partial book holds only some
 				leaves = append(leaves, p)
 			}
 			return
@@ -271,10 +298,7 @@ func TestBookResolve(t *testing.T) {
 	for i := 0; i < len(leaves); i += step {
 		p := leaves[i]
 		s := &solver{G: geo, TT: newSolveTable(22), Ctx: context.Background()}
-		want, ok := b.Lookup(geo, p)
-		if !ok {
-			continue // a partial book does not hold it
-		}
+		want, _ := b.Lookup(geo, p)
 		v, _ := s.Solve(p, b.Weak)
 		if v != want {
 			t.Errorf("position %x: solved %d, book %d", p.Key(), v, want)
@@ -356,4 +380,117 @@ func TestBookMovePartial(t *testing.T) {
 		}
 		return
 	}
+}
+
+// TestBookHints: hints added to a small complete book make the book serve
+// every deepest-ply position Hard reaches following it, each hint keeps
+// its parent's value (checked by the solver), the base's entries stay,
+// and a second run finds nothing left to do.
+func TestBookHints(t *testing.T) {
+	r := game.Rules{Cols: 5, Rows: 4, Win: 4, Gravity: true, Players: 2}
+	dir := t.TempDir()
+	base := BookConfig{Rules: r, Plies: 4, Out: filepath.Join(dir, "base"), TableBits: 16}
+	if err := GenerateBook(base); err != nil {
+		t.Fatal(err)
+	}
+	cfg := HintConfig{Base: base.Out, Out: filepath.Join(dir, "hinted"), From: 0, TableBits: 16, Workers: 2}
+	if err := AddBookHints(cfg); err != nil {
+		t.Fatal(err)
+	}
+	read := func(path string) *bookData {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := parseBook(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b, hinted := read(base.Out), read(cfg.Out)
+	if hinted.Plies != b.Plies+1 || hinted.Complete || !hinted.Weak {
+		t.Fatalf("hinted book: %d plies, complete %v, weak %v; want %d, false, true", hinted.Plies, hinted.Complete, hinted.Weak, b.Plies+1)
+	}
+	for i := range b.Len() {
+		k, v := b.Entry(i)
+		j, ok := slices.BinarySearch(hinted.keys, k)
+		if !ok || int(hinted.scores[j]) != v {
+			t.Fatalf("base entry %x (%d) is not in the hinted book as it was", k, v)
+		}
+	}
+	if hinted.Len() <= b.Len() {
+		t.Fatalf("hinted book: %d entries, the base %d", hinted.Len(), b.Len())
+	}
+	geo := newGeometry(r)
+	targets := hintTargets(geo, b, cfg.From)
+	if len(targets) == 0 {
+		t.Fatal("no position needed a hint: the test checks nothing")
+	}
+	t.Logf("%d positions needed a hint", len(targets))
+	oracle := &solver{G: geo, TT: newSolveTable(16), Ctx: context.Background()}
+	for _, p := range targets {
+		v, _ := b.Lookup(geo, p)
+		m, got, _, ok := bookMove(hinted, geo, r, p)
+		if !ok || got != v {
+			t.Fatalf("position %x (worth %d): hinted book move ok %v value %d", p.Key(), v, ok, got)
+		}
+		if keeps, _ := oracle.Keeps(p, m, v); !keeps {
+			t.Fatalf("position %x (worth %d): the hint, column %d, does not keep it", p.Key(), v, geo.Column(m))
+		}
+	}
+	first, _ := os.ReadFile(cfg.Out)
+	if err := AddBookHints(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(cfg.Out); !bytes.Equal(first, again) {
+		t.Error("a second run changed the book")
+	}
+}
+
+// hintsFrom is the -from of the embedded book's hints (bookgen -hints):
+// Hard as first player plays from the book through its fifth stone in
+// any game whose first four stones were any, unless its position is lost.
+const hintsFrom = 4
+
+// TestBookServesHardsLines walks every game in which the first player
+// follows the book from hintsFrom stones on, whatever the other moves:
+// at each of its moves up to the book's eighth stone the book answers,
+// with a move that keeps the position's value.
+func TestBookServesHardsLines(t *testing.T) {
+	b, geo := loadBook(t)
+	const deepest = 8
+	seen := map[uint64]bool{}
+	served := 0
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
+		k := geo.Canonical(p)
+		if seen[k] || geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
+			return
+		}
+		seen[k] = true
+		if p.Moves >= hintsFrom && p.Moves%2 == 0 {
+			v, ok := b.Lookup(geo, p)
+			if !ok {
+				t.Fatalf("position %x of %d stones is not in the book", p.Key(), p.Moves)
+			}
+			if v < 0 {
+				return // lost: the search chooses how to lose slowest
+			}
+			m, got, _, ok := bookMove(b, geo, connectFour, p)
+			if !ok || got != v {
+				t.Fatalf("position %x of %d stones, worth %d: book move ok %v worth %d", p.Key(), p.Moves, v, ok, got)
+			}
+			served++
+			if p.Moves < deepest {
+				walk(p.Play(m))
+			}
+			return
+		}
+		for _, m := range geo.Moves(p) {
+			walk(p.Play(m))
+		}
+	}
+	walk(bitPos{})
+	t.Logf("%d positions of the first player served", served)
 }

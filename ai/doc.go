@@ -19,7 +19,9 @@
 // The book is built by the same solver: see GenerateBook and
 // ai/internal/bookgen. For Connect Four it holds who wins every position
 // with up to eight stones, so Hard plays perfectly from the first stone,
-// whatever the opponent opens with.
+// whatever the opponent opens with, and, as hints, the move that keeps
+// the value of every eight-stone position Hard meets as first player
+// once it has played from the book from the fourth stone on.
 //
 // Everywhere else Hard is alpha-beta with iterative deepening, a
 // transposition table (Zobrist hashing) and move ordering by threats.

@@ -1,0 +1,186 @@
+package ai
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Book hints: at the book's deepest ply the book says who wins, but Hard
+// still has to find a move that keeps it, and on some positions no
+// search finds one within a second (a drawn eight-stone Connect Four
+// position can need 1.4 s for its quickest drawing move). A hint is one
+// child of such a position that keeps its value, stored in the book one
+// ply deeper like any other entry: bookMove then plays it, as it plays
+// any child a partial book holds that keeps the parent's value.
+//
+// Hints cover the positions Hard itself reaches: those at the deepest ply
+// where it is to move, when it has followed the book from ply From on and
+// the opponent (and, before From, both sides) played anything. From 0
+// they are every position Hard meets as the first player of a game it
+// began.
+
+// HintConfig says which hints AddBookHints adds and where.
+type HintConfig struct {
+	Base      string // a complete weak book (bookgen's output) to extend
+	Out       string // the book file to write: Base's entries and the hints
+	From      int    // Hard follows the book from this ply on; the plies before are any move
+	Progress  string // hints found are appended here as they finish; default Out+".hints"
+	TableBits int    // the solver's table: 2^TableBits slots of 16 bytes; default 23
+	Workers   int    // positions searched at once, sharing one table; default GOMAXPROCS
+	Logf      func(format string, args ...any)
+}
+
+// AddBookHints finds a hint for every position at Base's deepest ply
+// that Hard reaches following the book from cfg.From (see above), is not
+// lost, and that the book does not already serve, and writes Base with the
+// hints as a book one ply deeper (not complete). Interrupted, it resumes
+// from the progress file.
+func AddBookHints(cfg HintConfig) error {
+	data, err := os.ReadFile(cfg.Base)
+	if err != nil {
+		return err
+	}
+	base, err := parseBook(data)
+	if err != nil {
+		return err
+	}
+	if !base.Weak || !base.Complete {
+		return fmt.Errorf("%s: hints extend a complete weak book", cfg.Base)
+	}
+	geo := newGeometry(base.Rules)
+	if cfg.Progress == "" {
+		cfg.Progress = cfg.Out + ".hints"
+	}
+	if cfg.TableBits == 0 {
+		cfg.TableBits = 23
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	found, err := loadProgress(cfg.Progress)
+	if err != nil {
+		return err
+	}
+	targets := hintTargets(geo, base, cfg.From)
+	var todo []bitPos
+	for _, p := range targets {
+		if v, _ := base.Lookup(geo, p); !hinted(geo, p, v, found) {
+			todo = append(todo, p)
+		}
+	}
+	cfg.Logf("%d positions need a hint, %d found before, %d to go", len(targets), len(targets)-len(todo), len(todo))
+
+	f, err := os.OpenFile(cfg.Progress, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	tt := newSolveTable(cfg.TableBits)
+	var (
+		mu    sync.Mutex // guards found, the progress file, werr and the log
+		next  atomic.Int64
+		werr  error
+		wg    sync.WaitGroup
+		start = time.Now()
+		last  = start
+	)
+	for range (BookConfig{Workers: cfg.Workers}).workers() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) {
+					return
+				}
+				p := todo[i]
+				v, _ := base.Lookup(geo, p)
+				s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+				m, _ := s.Best(p, v, true) // no limit: always finishes
+				k := geo.Canonical(p.Play(m))
+				mu.Lock()
+				found[k] = int8(-v)
+				if _, err := fmt.Fprintf(f, "%d %d\n", k, -v); err != nil && werr == nil {
+					werr = err
+				}
+				if time.Since(last) > 10*time.Second {
+					last = time.Now()
+					cfg.Logf("%d/%d hints in %v", i+1, len(todo), time.Since(start).Round(time.Second))
+				}
+				stop := werr != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := f.Close(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return werr
+	}
+	cfg.Logf("found %d hints in %v", len(todo), time.Since(start).Round(time.Second))
+
+	scores := make(map[uint64]int8, base.Len()+len(found))
+	for i := range base.Len() {
+		k, v := base.Entry(i)
+		scores[k] = int8(v)
+	}
+	for k, v := range found {
+		scores[k] = v
+	}
+	return writeBook(BookConfig{Out: cfg.Out, Logf: cfg.Logf}, newBookData(base.Rules, base.Plies+1, true, false, scores))
+}
+
+// hintTargets lists, in depth-first order, one position per mirror pair
+// at b's deepest ply that Hard reaches following b from ply from on, with
+// Hard to move there, that is not lost and that bookMove does not serve.
+func hintTargets(geo *geometry, b *bookData, from int) []bitPos {
+	var out []bitPos
+	seen := map[uint64]bool{}
+	var walk func(p bitPos)
+	walk = func(p bitPos) {
+		k := geo.Canonical(p)
+		if seen[k] || geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
+			return // seen, or decided at once
+		}
+		seen[k] = true
+		if p.Moves == b.Plies {
+			if v, ok := b.Lookup(geo, p); ok && v >= 0 {
+				if _, _, _, served := bookMove(b, geo, b.Rules, p); !served {
+					out = append(out, p)
+				}
+			}
+			return
+		}
+		if p.Moves >= from && (b.Plies-p.Moves)%2 == 0 {
+			// Hard's move: the book's, unless the book leaves it to the
+			// search (a lost position), where no hint can help.
+			if m, _, _, ok := bookMove(b, geo, b.Rules, p); ok {
+				walk(p.Play(m))
+			}
+			return
+		}
+		for _, m := range geo.Moves(p) {
+			walk(p.Play(m))
+		}
+	}
+	walk(bitPos{})
+	return out
+}
+
+// hinted reports whether a child of p among the hints found keeps v, p's
+// value.
+func hinted(geo *geometry, p bitPos, v int, found map[uint64]int8) bool {
+	return slices.ContainsFunc(geo.Moves(p), func(m uint64) bool {
+		cv, ok := found[geo.Canonical(p.Play(m))]
+		return ok && -int(cv) >= v
+	})
+}
