@@ -54,15 +54,7 @@ func GenerateBook(cfg BookConfig) error {
 	if geo == nil {
 		return fmt.Errorf("%d×%d with %d players does not fit the bitboard solver", cfg.Rules.Cols, cfg.Rules.Rows, cfg.Rules.Players)
 	}
-	if cfg.Progress == "" {
-		cfg.Progress = cfg.Out + ".progress"
-	}
-	if cfg.TableBits == 0 {
-		cfg.TableBits = 23
-	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
-	}
+	setDefaults(&cfg.Progress, cfg.Out+".progress", &cfg.TableBits, &cfg.Logf)
 	weak := !cfg.Strong
 	done, err := loadProgress(cfg.Progress)
 	if err != nil {
@@ -78,85 +70,31 @@ func GenerateBook(cfg BookConfig) error {
 		}
 	}
 	leaves := bookLeaves(geo, cfg.Plies)
-	todo := 0
+	var todo []bitPos // in depth-first order: workers solve neighbours and share what the table learns
 	for _, p := range leaves {
 		if _, ok := done[geo.Canonical(p)]; !ok {
-			todo++
+			todo = append(todo, p)
 		}
 	}
-	cfg.Logf("%d positions at ply %d, %d already solved, %d to go", len(leaves), cfg.Plies, len(leaves)-todo, todo)
+	cfg.Logf("%d positions at ply %d, %d already solved, %d to go", len(leaves), cfg.Plies, len(leaves)-len(todo), len(todo))
 
 	if cfg.Partial {
 		return writePartialBook(cfg, geo, done, len(leaves))
 	}
 
-	f, err := os.OpenFile(cfg.Progress, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	tt := newSolveTable(cfg.TableBits)
+	err = solveAll(cfg.Progress, len(todo), cfg.workers(), cfg.Logf, func(i int) (uint64, int, int64) {
+		p := todo[i]
+		if v, ok := fromChildren(geo, p, deeper); ok {
+			return geo.Canonical(p), v, 0
+		}
+		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		v, _ := s.Solve(p, weak)
+		return geo.Canonical(p), v, s.Nodes
+	}, func(k uint64, v int) { done[k] = int8(v) })
 	if err != nil {
 		return err
 	}
-	// Workers take leaves in depth-first order from one counter, so at any
-	// time they solve neighbours and share what the table learns.
-	tt := newSolveTable(cfg.TableBits)
-	var (
-		mu          sync.Mutex // guards done, the progress file, solved, nodes and werr
-		next        atomic.Int64
-		solved      int
-		nodes       int64
-		werr        error
-		wg          sync.WaitGroup
-		start, last = time.Now(), time.Now()
-	)
-	for range cfg.workers() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(leaves) {
-					return
-				}
-				p := leaves[i]
-				k := geo.Canonical(p)
-				mu.Lock()
-				_, ok := done[k]
-				stop := werr != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-				if ok {
-					continue
-				}
-				s := &solver{G: geo, TT: tt, Ctx: context.Background()}
-				v, ok := fromChildren(geo, p, deeper)
-				if !ok {
-					v, _ = s.Solve(p, weak)
-				}
-				mu.Lock()
-				done[k] = int8(v)
-				nodes += s.Nodes
-				solved++
-				if _, err := fmt.Fprintf(f, "%d %d\n", k, v); err != nil && werr == nil {
-					werr = err
-				}
-				if time.Since(last) > 10*time.Second {
-					last = time.Now()
-					el := time.Since(start)
-					cfg.Logf("%d/%d solved in %v (%.0f nodes/s), about %v to go", solved, todo, el.Round(time.Second),
-						float64(nodes)/el.Seconds(), (el / time.Duration(solved) * time.Duration(todo-solved)).Round(time.Second))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if err := f.Close(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr != nil {
-		return werr
-	}
-	cfg.Logf("solved %d positions in %v", solved, time.Since(start).Round(time.Second))
 
 	return writeBook(cfg, newBookData(cfg.Rules, cfg.Plies, weak, true, deriveBook(geo, cfg.Plies, weak, done)))
 }
@@ -173,6 +111,90 @@ func writeBook(cfg BookConfig, book *bookData) error {
 	return nil
 }
 
+// readBookFile reads and parses a book file.
+func readBookFile(path string) (*bookData, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseBook(data)
+}
+
+// setDefaults fills in what a generation's config left unset: the
+// progress file, the solver table's size and the log.
+func setDefaults(progress *string, defaultProgress string, tableBits *int, logf *func(string, ...any)) {
+	if *progress == "" {
+		*progress = defaultProgress
+	}
+	if *tableBits == 0 {
+		*tableBits = 23
+	}
+	if *logf == nil {
+		*logf = func(string, ...any) {}
+	}
+}
+
+// solveAll runs solve on items 0 to n−1 on workers goroutines, taken in
+// order from one counter. Each result is appended to the progress file
+// at path ("key score") as soon as it is known, so an interrupted run
+// loses nothing it finished, and handed to keep; both under one lock.
+// The pace is logged every ten seconds. It stops at the first write
+// error.
+func solveAll(path string, n, workers int, logf func(string, ...any), solve func(i int) (key uint64, score int, nodes int64), keep func(key uint64, score int)) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	var (
+		mu          sync.Mutex // guards the file, keep, finished, nodes and werr
+		next        atomic.Int64
+		finished    int
+		nodes       int64
+		werr        error
+		wg          sync.WaitGroup
+		start, last = time.Now(), time.Now()
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				k, v, spent := solve(i)
+				mu.Lock()
+				keep(k, v)
+				nodes += spent
+				finished++
+				if _, err := fmt.Fprintf(f, "%d %d\n", k, v); err != nil && werr == nil {
+					werr = err
+				}
+				if time.Since(last) > 10*time.Second {
+					last = time.Now()
+					el := time.Since(start)
+					logf("%d/%d done in %v (%.0f nodes/s), about %v to go", finished, n, el.Round(time.Second),
+						float64(nodes)/el.Seconds(), (el / time.Duration(finished) * time.Duration(n-finished)).Round(time.Second))
+				}
+				stop := werr != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := f.Close(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr == nil {
+		logf("did %d in %v", finished, time.Since(start).Round(time.Second))
+	}
+	return werr
+}
+
 // writePartialBook writes what the solved leaves decide (weak books only),
 // with the entries of cfg.Base.
 func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leaves int) error {
@@ -181,11 +203,7 @@ func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leave
 	}
 	scores := deriveBook(geo, cfg.Plies, true, done)
 	if cfg.Base != "" {
-		data, err := os.ReadFile(cfg.Base)
-		if err != nil {
-			return err
-		}
-		base, err := parseBook(data)
+		base, err := readBookFile(cfg.Base)
 		if err != nil {
 			return err
 		}

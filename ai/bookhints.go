@@ -3,11 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"sync"
-	"sync/atomic"
-	"time"
 )
 
 // Book hints: at the book's deepest ply the book says who wins, but Hard
@@ -41,11 +37,7 @@ type HintConfig struct {
 // hints as a book one ply deeper (not complete). Interrupted, it resumes
 // from the progress file.
 func AddBookHints(cfg HintConfig) error {
-	data, err := os.ReadFile(cfg.Base)
-	if err != nil {
-		return err
-	}
-	base, err := parseBook(data)
+	base, err := readBookFile(cfg.Base)
 	if err != nil {
 		return err
 	}
@@ -53,15 +45,7 @@ func AddBookHints(cfg HintConfig) error {
 		return fmt.Errorf("%s: hints extend a complete weak book", cfg.Base)
 	}
 	geo := newGeometry(base.Rules)
-	if cfg.Progress == "" {
-		cfg.Progress = cfg.Out + ".hints"
-	}
-	if cfg.TableBits == 0 {
-		cfg.TableBits = 23
-	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
-	}
+	setDefaults(&cfg.Progress, cfg.Out+".hints", &cfg.TableBits, &cfg.Logf)
 	found, err := loadProgress(cfg.Progress)
 	if err != nil {
 		return err
@@ -75,58 +59,17 @@ func AddBookHints(cfg HintConfig) error {
 	}
 	cfg.Logf("%d positions need a hint, %d found before, %d to go", len(targets), len(targets)-len(todo), len(todo))
 
-	f, err := os.OpenFile(cfg.Progress, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	tt := newSolveTable(cfg.TableBits)
+	err = solveAll(cfg.Progress, len(todo), (BookConfig{Workers: cfg.Workers}).workers(), cfg.Logf, func(i int) (uint64, int, int64) {
+		p := todo[i]
+		v, _ := base.Lookup(geo, p)
+		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		m, _ := s.Best(p, v, true) // no limit: always finishes
+		return geo.Canonical(p.Play(m)), -v, s.Nodes
+	}, func(k uint64, v int) { found[k] = int8(v) })
 	if err != nil {
 		return err
 	}
-	tt := newSolveTable(cfg.TableBits)
-	var (
-		mu    sync.Mutex // guards found, the progress file, werr and the log
-		next  atomic.Int64
-		werr  error
-		wg    sync.WaitGroup
-		start = time.Now()
-		last  = start
-	)
-	for range (BookConfig{Workers: cfg.Workers}).workers() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(todo) {
-					return
-				}
-				p := todo[i]
-				v, _ := base.Lookup(geo, p)
-				s := &solver{G: geo, TT: tt, Ctx: context.Background()}
-				m, _ := s.Best(p, v, true) // no limit: always finishes
-				k := geo.Canonical(p.Play(m))
-				mu.Lock()
-				found[k] = int8(-v)
-				if _, err := fmt.Fprintf(f, "%d %d\n", k, -v); err != nil && werr == nil {
-					werr = err
-				}
-				if time.Since(last) > 10*time.Second {
-					last = time.Now()
-					cfg.Logf("%d/%d hints in %v", i+1, len(todo), time.Since(start).Round(time.Second))
-				}
-				stop := werr != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := f.Close(); err != nil && werr == nil {
-		werr = err
-	}
-	if werr != nil {
-		return werr
-	}
-	cfg.Logf("found %d hints in %v", len(todo), time.Since(start).Round(time.Second))
 
 	scores := make(map[uint64]int8, base.Len()+len(found))
 	for i := range base.Len() {
