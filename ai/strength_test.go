@@ -258,7 +258,7 @@ func TestLongLadder(t *testing.T) {
 			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
 				// score: a win counts 2, a draw 1, for the pair's first level
 				var strong, weak, draws int
-				for i := 0; i < tc.games; i++ {
+				for i := 0; i < tc.games**ladderGames; i++ {
 					seats := make([]Level, tc.r.Players)
 					for s := range seats {
 						seats[s] = pair[1]
@@ -309,4 +309,7 @@ func TestLongLadder(t *testing.T) {
 	}
 }
 
-var ladderNodes = flag.Int64("ladder-nodes", 20000, "node budget a move in TestLongLadder")
+var (
+	ladderNodes = flag.Int64("ladder-nodes", 20000, "node budget a move in TestLongLadder")
+	ladderGames = flag.Int("ladder-games", 1, "TestLongLadder plays this many times each rule set's games")
+)
