@@ -143,6 +143,22 @@ func (s *search) choose() (game.Coord, Stats) {
 		// 10×10 k=4, gravity 7×6 and 9×8), 4 plies (or one round, with
 		// more players) won the most a seat; unlimited depth, 3 and 5
 		// plies lost more than they won.
+		//
+		// Other models did no better (TestLongLadder -ladder-games 2,
+		// 36 to 40 games a rule set, 20,000 nodes a move unless said):
+		// best-reply search (Schadd and Winands) at any depth lost more
+		// everywhere, since in its model only Hard ever blocks; max^n,
+		// each opponent maximising its own windows against the strongest
+		// or all others, at 4, 5 or 8 plies, and as a fallback when the
+		// paranoid search proves a loss, changed nothing on 4 players
+		// (10×10: 1–4 wins, 14–20 losses); flat Monte Carlo with UCB1 at
+		// the root and win/block/top-three playouts helped gravity 9×8
+		// with 4 players (4/33/3 at 100,000 nodes) but lost 12/0/24 on
+		// 10×10 with 3 and took minutes a ladder; scoring a leaf where an
+		// opponent has two playable wins as lost changed nothing; and
+		// at Medium's depth of two Hard scored much as at four (10×10, 4
+		// players: 3/25/12 against 4/22/14): the search depth is not
+		// what decides these games.
 		maxDepth = min(maxDepth, max(paranoidDepth, n))
 	}
 	c, st := s.deepen(moves, maxDepth)
