@@ -31,8 +31,8 @@
 // move of each player with more than three), because deeper paranoid
 // search measured weaker (the imagined coalition grows with every ply;
 // best-reply search, max^n and flat Monte Carlo measured no better: see
-// choose), and first takes away the win of any opponent who moves before its next
-// turn. Leaves are scored by open k-windows:
+// choose), and first takes away the win of any opponent who moves before
+// its next turn. Leaves are scored by open k-windows:
 // every line of k cells that only one player occupies counts for that
 // player, steeply more the fuller it is, which is what makes threats and
 // blocks visible on boards too big to search; a player to move with a

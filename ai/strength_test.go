@@ -230,7 +230,8 @@ func TestLongAgainstPerfect(t *testing.T) {
 // level in every seat after the same short random opening, and logs the
 // results: the levels must come out in order (the stronger side of each
 // pair wins at least as many games a seat). Moves are node-budgeted
-// (-ladder-nodes) so the ladder is the same on any machine.
+// (-ladder-nodes) so the ladder is the same on any machine; -ladder-games
+// plays each rule set's games that many times over, for a smaller noise.
 func TestLongLadder(t *testing.T) {
 	if !*long {
 		t.Skip("needs -long")
@@ -258,7 +259,8 @@ func TestLongLadder(t *testing.T) {
 			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
 				// score: a win counts 2, a draw 1, for the pair's first level
 				var strong, weak, draws int
-				for i := 0; i < tc.games**ladderGames; i++ {
+				games := tc.games * *ladderGames
+				for i := 0; i < games; i++ {
 					seats := make([]Level, tc.r.Players)
 					for s := range seats {
 						seats[s] = pair[1]
