@@ -177,3 +177,62 @@ func TestDeliveryAcrossReplicas(t *testing.T) {
 		t.Fatalf("%d saves of one delivery on two replicas, want 1", saved.Load())
 	}
 }
+
+// TestTablesOnReplicas: two replicas' Tables on one PostgreSQL play one
+// game, each move delivered to both at once, and then a move on each in
+// turn, so every action meets a table the other replica moved since it
+// cached it. Every move is applied exactly once, the other delivery is a
+// duplicate (or lost its swap, and its user is asked to try again), and
+// the game is stored as played.
+func TestTablesOnReplicas(t *testing.T) {
+	stores := postgresReplicas(t, 2)
+	c := &testClock{now: at}
+	reps := []*table.Tables{newReplica(t, stores[0], c).tables, newReplica(t, stores[1], c).tables}
+	openClockedGame(t, reps[0], "rep")
+	move := func(ts *table.Tables, id, user, typed string) error {
+		ctx := table.WithDelivery(context.Background(), &table.Delivery{ID: id})
+		return ts.Do(ctx, "rep", func(_ context.Context, cur *table.Table) (*table.Table, error) {
+			tb, err := table.Current(cur)
+			if err != nil {
+				return nil, err
+			}
+			if _, _, err := tb.Move(user, typed); err != nil {
+				return nil, err
+			}
+			tb.FinishIfOver()
+			return tb, nil
+		})
+	}
+	users := []string{"alice", "bob"}
+	for i, m := range []string{"0,0", "1,1", "0,1", "0,2"} {
+		var applied atomic.Int32
+		var wg sync.WaitGroup
+		for _, ts := range reps {
+			wg.Go(func() {
+				switch err := move(ts, fmt.Sprint("both", i), users[i%2], m); {
+				case err == nil:
+					applied.Add(1)
+				case !errors.Is(err, table.ErrDuplicate) && !errors.Is(err, table.ErrConflict):
+					t.Errorf("move %s: %v", m, err)
+				}
+			})
+		}
+		wg.Wait()
+		if applied.Load() != 1 {
+			t.Fatalf("move %s applied %d times, want once", m, applied.Load())
+		}
+	}
+	// One replica each in turn: each finds the table moved by the other.
+	for i, m := range []string{"2,0", "1,0", "2,2"} {
+		if err := move(reps[i%2], fmt.Sprint("turn", i), users[i%2], m); err != nil {
+			t.Fatalf("move %s on replica %d: %v", m, i%2, err)
+		}
+	}
+	if err := move(reps[0], "turn1", "bob", "1,0"); !errors.Is(err, table.ErrDuplicate) {
+		t.Fatalf("replica 1's delivery replayed on replica 0: %v, want a duplicate", err)
+	}
+	got, err := reps[1].Load(context.Background(), "rep")
+	if err != nil || got == nil || len(got.Game().Moves()) != 7 {
+		t.Fatalf("stored: %v (%v), want the 7 moves played", got, err)
+	}
+}

@@ -45,16 +45,6 @@ func TestSoleWriterReadsOnce(t *testing.T) {
 	if err != nil || tb == nil || len(tb.Game().Moves()) != 4 {
 		t.Fatalf("stored table %+v (%v), want 4 moves", tb, err)
 	}
-	// Without the promise every action reads.
-	shared := &countingStore{memStore: newMemStore()}
-	other := NewTables(Options{Store: shared, Now: func() time.Time { return start }, IdleTimeout: time.Hour})
-	open(t, other, "c")
-	if err := move(other, "c", "alice", "1,1"); err != nil {
-		t.Fatal(err)
-	}
-	if n := shared.loads.Load(); n != 2 {
-		t.Errorf("%d reads for two actions of a shared store, want 2", n)
-	}
 }
 
 // TestSoleWriterStaleCacheLosesNothing: were another process to write the

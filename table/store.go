@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// Store keeps tables and results durably. Tables reads a channel's table
-// before every action and writes it back before the caller replies, so
-// nothing a user saw accepted is lost, and several replicas can share one
-// store.
+// Store keeps tables and results durably. Tables writes a channel's table
+// back before the caller replies, so nothing a user saw accepted is lost,
+// and several replicas can share one store: every write is a
+// compare-and-swap on the version the table was read at, so a replica
+// acting on a table another one has moved since changes nothing.
 //
 // Tables are opaque bytes to the store (this package owns their encoding);
 // the version makes each write a compare-and-swap.

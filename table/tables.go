@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -90,36 +91,101 @@ type Action func(ctx context.Context, cur *Table) (*Table, error)
 // (an open game idle past the timeout has expired first), and saves what act
 // returned before it returns. Tables are shared between actions, so act must
 // take from them everything the caller needs (the reply) before it returns:
-// after the lock is released the next action may change them.
+// after the lock is released the next action may change them. act may run
+// twice in one Do (see tryCached), so it must keep nothing of a run but what
+// the last run returned or set.
 func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
 	defer ts.lock(channel)()
 	defer ts.handled(ctx)
+	if !ts.trust {
+		if cur := ts.takeCached(channel); cur != nil {
+			if settled, err := ts.tryCached(ctx, cur, act); settled {
+				return err
+			}
+		}
+	}
 	cur, err := ts.load(ctx, channel)
 	if err != nil {
 		return err
 	}
+	_, err = ts.apply(ctx, channel, cur, act)
+	return err
+}
+
+// takeCached takes the channel's table from the cache (nil when it is not
+// there): the action may change it, and it comes back when saved.
+func (ts *Tables) takeCached(channel string) *Table {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t := ts.cache[channel]
+	delete(ts.cache, channel)
+	return t
+}
+
+// tryCached runs act on the table this process last saved or read, without
+// reading the store first: another replica may have moved since, so what
+// act did stands (settled) only once the store has confirmed the table was
+// current. A save confirms it by itself: its compare-and-swap on the
+// version fails on a stale table, and its delivery record refuses an
+// interaction handled before. An action that saved nothing (a refusal, a
+// look at the board) is confirmed by one read afterwards, the read the
+// action would otherwise have made before, which also finds a duplicate.
+// When the table was stale, nothing was written and act runs again on the
+// stored table. On PostgreSQL this saves a round trip for every move, the
+// most common action.
+func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settled bool, err error) {
+	saved, err := ts.apply(ctx, cur.Channel, cur, act)
+	switch {
+	case errors.Is(err, ErrConflict):
+		return false, nil // stale: nothing of act's saved; read and run again
+	case saved:
+		return true, err
+	}
+	// Nothing saved: act's refusal, a look, or a save that failed
+	// otherwise (a duplicate, the store). The read tells which stands.
+	_, version, found, rerr := ts.loadStored(ctx, cur.Channel)
+	if rerr != nil {
+		return true, rerr // a duplicate, or the store failing
+	}
+	if !found || version != cur.version {
+		ts.forget(cur.Channel) // act may have kept the stale table
+		return false, nil
+	}
+	return true, err
+}
+
+// apply is Do's work on cur, the channel's table as loaded (nil when none):
+// the clock and the idle timeout first, then act and its save. saved says
+// whether any of its saves won a compare-and-swap (cur was then the stored
+// table).
+func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, act Action) (saved bool, err error) {
 	if cur != nil && cur.Due(ts.now()) { // a clock ran out: that comes first, as if the scheduler had been quicker
 		if err := ts.timeUpInAction(ctx, cur); err != nil {
-			return err
+			return false, err
 		}
+		saved = true
 	}
 	if ts.Idle(cur) {
 		if err := ts.expire(ctx, cur); err != nil {
-			return err
+			return saved, err
 		}
+		saved = true
 	}
 	next, err := act(ctx, cur)
 	if err != nil {
 		ts.forget(channel) // a refused action changed nothing, but be sure
-		return err
+		return saved, err
 	}
 	if next == nil {
 		ts.remember(cur) // unchanged: still good at its version
-		return nil
+		return saved, nil
 	}
 	// Only the action's own save records the delivery: an expiry or a
 	// clock run out above is the bot's doing, not this interaction's.
-	return ts.save(ctx, next, deliveryOf(ctx))
+	if err := ts.save(ctx, next, deliveryOf(ctx)); err != nil {
+		return saved, err
+	}
+	return true, nil
 }
 
 // Peek runs read under the channel's lock with its current table (nil when
@@ -178,8 +244,9 @@ func (ts *Tables) lock(channel string) func() {
 // load reads the channel's table from the store. Unless this process is
 // the sole writer, the store is always asked (another replica may have
 // moved); the cache then only saves decoding and replaying when the version
-// has not changed. When ctx carries a delivery not saved yet and the store
-// can tell in the same read, an interaction handled before fails with
+// has not changed. (Do asks only when the cache cannot answer: see
+// tryCached.) When ctx carries a delivery not saved yet and the store can
+// tell in the same read, an interaction handled before fails with
 // ErrDuplicate (a sole writer's cached table is checked against the
 // deliveries it handled itself).
 func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
