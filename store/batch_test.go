@@ -738,3 +738,39 @@ func TestBatchOfMoves(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresPlansForTheTablesAsTheyAre: both pools plan every run of a
+// prepared statement afresh (see openPostgres), unless the URL says
+// otherwise: a generic plan kept from when the tables were empty scanned
+// them whole once they had grown.
+func TestPostgresPlansForTheTablesAsTheyAre(t *testing.T) {
+	ctx := context.Background()
+	s := postgresReplicas(t, 1)[0]
+	mode := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) string {
+		var v string
+		if err := q.QueryRowContext(ctx, "SHOW plan_cache_mode").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got := mode(s.db); got != "force_custom_plan" {
+		t.Errorf("read pool: plan_cache_mode %s, want force_custom_plan", got)
+	}
+	var wrote string
+	if err := s.inBatch(ctx, func(ctx context.Context, tx *sql.Tx) error { wrote = mode(tx); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if wrote != "force_custom_plan" {
+		t.Errorf("writer: plan_cache_mode %s, want force_custom_plan", wrote)
+	}
+	own, err := OpenPostgres(ctx, storetest.PostgresURL(t)+"&plan_cache_mode=auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close()
+	if got := mode(own.db); got != "auto" {
+		t.Errorf("URL with plan_cache_mode=auto: %s", got)
+	}
+}
