@@ -437,159 +437,48 @@ func (s *SQL) forgetDeliveries(ctx context.Context, tx *sql.Tx, ids []string) er
 	return nil
 }
 
-// saveMany does a batch's updates (PostgreSQL) in a few statements whatever
-// the batch's size, as River completes jobs: arrays unnested and joined to
-// the rows, each row guarded by its own condition. On PostgreSQL, round
-// trips on the one write connection are what a batch costs besides its
-// COMMIT; this makes them constant:
+// saveMany does a batch's table saves (PostgreSQL) in one statement
+// whatever the batch's size, batchStatement, inside the batch's
+// transaction: on PostgreSQL, round trips on the one write connection are
+// what a batch costs besides its COMMIT, and one save the ordinary way
+// takes three (its delivery, its swap, its deadline). It is the path of a
+// batch batchStatement cannot commit alone: one with a finished game, whose
+// result and ratings the caller writes next in the same transaction.
 //
-//  1. the deliveries, one INSERT … ON CONFLICT DO NOTHING RETURNING id: an
-//     ID not returned was recorded before, and its save is a duplicate,
-//     answered without writing anything;
-//  2. the compare-and-swaps, one UPDATE … FROM unnest(…) RETURNING channel:
-//     a channel not returned lost its swap;
-//  3. the deliveries of lost swaps deleted again (rare: only when another
-//     replica moved the channel meanwhile);
-//  4. the clock deadlines of the won swaps: one DELETE for the channels
-//     without a clock, one upsert for the others.
-//
-// Inserts (version 0) and a channel's second save in the batch go the
-// ordinary way, op by op. Each grouped op gets grouped=true and its answer;
-// a finished game's result is still to write.
+// Inserts (version 0), a channel's second save in the batch, and a save
+// whose interaction ID an earlier save of the batch carries go the ordinary
+// way, op by op, after it (the last then finds the ID recorded: a
+// duplicate). Each grouped op gets grouped=true and its answer; a finished
+// game's result is still to write.
 func (s *SQL) saveMany(ctx context.Context, tx *sql.Tx, batch []*writeOp) error {
 	var (
 		ops     []*writeOp
 		seen    = map[string]bool{}
-		ids     []string
-		ats     []time.Time
-		claimed = map[string]*writeOp{} // delivery ID → the op that records it
+		claimed = map[string]bool{}
 	)
 	for _, op := range batch {
 		if op.kind != opSave || op.save.Version == 0 || seen[op.save.Channel] {
 			continue
 		}
 		seen[op.save.Channel] = true
+		if id := op.save.Delivery; id != "" {
+			if claimed[id] {
+				continue
+			}
+			claimed[id] = true
+		}
 		ops = append(ops, op)
-		// One ID twice in the batch: the INSERT would skip the second row
-		// and return the ID once, for both; the first op claims it.
-		if id := op.save.Delivery; id != "" && claimed[id] == nil {
-			claimed[id] = op
-			ids = append(ids, id)
-			ats = append(ats, op.save.Now.UTC())
-		}
 	}
-	if len(ops) < 2 {
+	if len(ops) == 0 {
 		return nil
 	}
-	fresh := map[string]bool{}
-	if len(ids) > 0 {
-		got, err := queryStrings(ctx, tx, `INSERT INTO handled_interactions (id, handled_at)
-			SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (id) DO NOTHING RETURNING id`, ids, ats)
-		if err != nil {
-			return fmt.Errorf("record deliveries: %w", err)
-		}
-		for _, id := range got {
-			fresh[id] = true
-		}
-	}
-	var (
-		swaps    []*writeOp
-		channels []string
-		guilds   []string
-		datas    [][]byte
-		versions []int64
-		stamps   []time.Time
-	)
-	for _, op := range ops {
-		op.grouped = true
-		op.out = writeResult{}
-		if id := op.save.Delivery; id != "" && (!fresh[id] || claimed[id] != op) {
-			op.out.dup = true
-			continue
-		}
-		swaps = append(swaps, op)
-		channels = append(channels, op.save.Channel)
-		guilds = append(guilds, op.save.Guild)
-		datas = append(datas, op.save.Data)
-		versions = append(versions, op.save.Version)
-		stamps = append(stamps, op.save.Now.UTC())
-	}
-	if len(swaps) == 0 {
-		return nil
-	}
-	// The batch is sorted by channel, and so are the arrays: rows are locked
-	// in that order whenever the plan walks the arrays (a nested loop over
-	// the primary key, the plan for batches this size). A deadlock with
-	// another replica all the same costs one rerun with savepoints.
-	got, err := queryStrings(ctx, tx, `UPDATE channel_tables AS t
-		SET data = u.data, guild = u.guild, version = t.version + 1, updated_at = u.at
-		FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[]) AS u(channel, guild, data, version, at)
-		WHERE t.channel = u.channel AND t.version = u.version
-		RETURNING t.channel`, channels, guilds, datas, versions, stamps)
-	if err != nil {
+	if err := runStatement(ctx, tx, ops); err != nil {
 		return fmt.Errorf("save tables: %w", err)
 	}
-	won := make(map[string]bool, len(got))
-	for _, ch := range got {
-		won[ch] = true
-	}
-	var (
-		lost      []string // deliveries of lost swaps
-		noClock   []string
-		clocked   []string
-		deadlines []time.Time
-	)
-	for _, op := range swaps {
-		if !won[op.save.Channel] {
-			if op.save.Delivery != "" {
-				lost = append(lost, op.save.Delivery)
-			}
-			continue
-		}
-		op.out = writeResult{version: op.save.Version + 1, ok: true}
-		if op.save.Deadline.IsZero() {
-			noClock = append(noClock, op.save.Channel)
-		} else {
-			clocked = append(clocked, op.save.Channel)
-			deadlines = append(deadlines, op.save.Deadline.UTC())
-		}
-	}
-	if len(lost) > 0 {
-		if err := s.forgetDeliveries(ctx, tx, lost); err != nil {
-			return err
-		}
-	}
-	if len(noClock) > 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM clock_deadlines WHERE channel = ANY($1::text[])`, noClock); err != nil {
-			return fmt.Errorf("save deadlines: %w", err)
-		}
-	}
-	if len(clocked) > 0 {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO clock_deadlines (channel, due_at)
-			SELECT * FROM unnest($1::text[], $2::timestamptz[]) ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`,
-			clocked, deadlines); err != nil {
-			return fmt.Errorf("save deadlines: %w", err)
-		}
+	for _, op := range ops {
+		op.grouped = true
 	}
 	return nil
-}
-
-// queryStrings runs a query returning one text column.
-func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // prune forgets interaction IDs handled more than keepDeliveries before now.

@@ -101,6 +101,27 @@ func (s *SQL) oneStatement(batch []*writeOp) bool {
 // commitStatement runs batch as batchStatement on conn and sets each op's
 // answer. sent is false when nothing of it committed (see unsent).
 func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writeOp) (sent bool, err error) {
+	if s.beforeCommit != nil {
+		s.beforeCommit(len(batch))
+	}
+	if err := runStatement(ctx, conn, batch); err != nil {
+		return !unsent(err), fmt.Errorf("store: save batch: %w", err)
+	}
+	s.commits.Add(1)
+	return true, nil
+}
+
+// querier is a connection or a transaction on it.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// runStatement runs batchStatement on q for ops (saves of distinct
+// channels without a result, first deliveries; every interaction ID once)
+// and sets each op's answer: a save's swap won, lost, or was a duplicate; a
+// delivery's first or not. Autocommitted on a connection, it is the whole
+// batch; inside a transaction, the saves' part of it (saveMany).
+func runStatement(ctx context.Context, q querier, ops []*writeOp) error {
 	var (
 		channels, guilds, deliveries []string
 		datas                        [][]byte
@@ -110,7 +131,7 @@ func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writ
 		firstIDs                     []string
 		firstAts                     []time.Time
 	)
-	for _, op := range batch {
+	for _, op := range ops {
 		if op.kind == opDelivery {
 			firstIDs = append(firstIDs, op.id)
 			firstAts = append(firstAts, op.now.UTC())
@@ -130,26 +151,23 @@ func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writ
 		}
 		deadlines = append(deadlines, due)
 	}
-	if s.beforeCommit != nil {
-		s.beforeCommit(len(batch))
-	}
-	rows, err := conn.QueryContext(ctx, batchStatement, channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts)
+	rows, err := q.QueryContext(ctx, batchStatement, channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts)
 	if err != nil {
-		return !unsent(err), fmt.Errorf("store: save batch: %w", err)
+		return err
 	}
 	defer rows.Close()
 	got := map[string]map[string]bool{"dup": {}, "won": {}, "first": {}}
 	for rows.Next() {
 		var kind, key string
 		if err := rows.Scan(&kind, &key); err != nil {
-			return true, fmt.Errorf("store: save batch: %w", err)
+			return err
 		}
 		got[kind][key] = true
 	}
 	if err := rows.Err(); err != nil {
-		return !unsent(err), fmt.Errorf("store: save batch: %w", err)
+		return err
 	}
-	for _, op := range batch {
+	for _, op := range ops {
 		switch {
 		case op.kind == opDelivery:
 			op.out = writeResult{ok: got["first"][op.id]}
@@ -161,8 +179,7 @@ func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writ
 			op.out = writeResult{} // lost the swap
 		}
 	}
-	s.commits.Add(1)
-	return true, nil
+	return nil
 }
 
 // unsent reports whether a statement that failed with err committed

@@ -636,106 +636,122 @@ func TestBatchedUpdates(t *testing.T) {
 // own outcome in one COMMIT: a won move with a clock, a won move that
 // stops its clock, a stale version (whose interaction stays unrecorded, so
 // a later delivery of it is not taken for a duplicate), a duplicate, and
-// first and repeated deliveries.
+// first and repeated deliveries. With a finished game in it the batch is
+// a transaction (its result and ratings take more statements), and the
+// moves in it must be answered the same.
 func TestBatchOfMoves(t *testing.T) {
 	for _, o := range sqlOpeners {
-		t.Run(o.name, func(t *testing.T) {
-			ctx := context.Background()
-			var holding atomic.Bool
-			release, blocked := make(chan struct{}), make(chan struct{}, 1)
-			s := o.open(t, func(int) {
-				if holding.CompareAndSwap(true, false) {
-					blocked <- struct{}{}
-					<-release
-				}
-			})
-			due := at.Add(time.Minute)
-			for i := range 4 {
-				if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("m", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
-					t.Fatal(ok, err)
-				}
-			}
-			// m1 runs a clock that its move below stops; m3's interaction
-			// was handled before.
-			if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "m1", Guild: "g", Data: []byte("1"), Version: 1, Now: at, Deadline: due}); !ok || err != nil {
-				t.Fatal(ok, err)
-			}
-			for _, id := range []string{"handled-before", "handled-too"} {
-				if first, err := s.FirstDelivery(ctx, id, at); !first || err != nil {
-					t.Fatal(first, err)
-				}
-			}
-			// Hold a COMMIT while the batch queues behind it.
-			holding.Store(true)
-			held := make(chan error, 1)
-			go func() {
-				_, _, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
-				held <- err
-			}()
-			<-blocked
-			commits := s.commits.Load()
-			saves := []table.Save{
-				{Channel: "m0", Version: 1, Delivery: "i0", Deadline: due.Add(time.Second)},
-				{Channel: "m1", Version: 2, Delivery: "i1"},
-				{Channel: "m2", Version: 7, Delivery: "i2"},
-				{Channel: "m3", Version: 1, Delivery: "handled-before"},
-			}
-			type answer struct {
-				version int64
-				ok      bool
-				err     error
-			}
-			answers := make([]answer, len(saves))
-			firsts := make([]bool, 2)
-			var wg sync.WaitGroup
-			for i, sv := range saves {
-				wg.Go(func() {
-					sv.Guild, sv.Data, sv.Now = "g", []byte(fmt.Sprint("moved", i)), at
-					v, ok, err := s.SaveTable(ctx, sv)
-					answers[i] = answer{v, ok, err}
-				})
-			}
-			for i, id := range []string{"fresh", "handled-too"} {
-				wg.Go(func() {
-					first, err := s.FirstDelivery(ctx, id, at)
-					if err != nil {
-						t.Error(err)
-					}
-					firsts[i] = first
-				})
-			}
-			waitQueued(t, s, len(saves)+2)
-			close(release)
-			wg.Wait()
-			if err := <-held; err != nil {
-				t.Fatal(err)
-			}
-			want := []answer{{2, true, nil}, {3, true, nil}, {0, false, nil}, {0, false, table.ErrDuplicate}}
-			for i, a := range answers {
-				if a.version != want[i].version || a.ok != want[i].ok || !errors.Is(a.err, want[i].err) || (a.err == nil) != (want[i].err == nil) {
-					t.Errorf("%s: v%d %v %v, want v%d %v %v", saves[i].Channel, a.version, a.ok, a.err, want[i].version, want[i].ok, want[i].err)
-				}
-			}
-			if !firsts[0] || firsts[1] {
-				t.Errorf("first deliveries: fresh %v, handled-too %v; want true, false", firsts[0], firsts[1])
-			}
-			if n := s.commits.Load() - commits; n != 2 {
-				t.Errorf("%d COMMITs for the held save and the batch, want 2", n)
-			}
-			for id, want := range map[string]bool{"i0": true, "i1": true, "i2": false, "fresh": true} {
-				if got, err := s.Handled(ctx, id); got != want || err != nil {
-					t.Errorf("interaction %s handled: %v %v, want %v", id, got, err, want)
-				}
-			}
-			if next, ok, err := s.NextDeadline(ctx); !ok || err != nil || !next.Equal(due.Add(time.Second)) {
-				t.Errorf("next deadline %v %v %v, want m0's %v (m1's clock stopped)", next, ok, err, due.Add(time.Second))
-			}
-			for ch, want := range map[string]int64{"m0": 2, "m1": 3, "m2": 1, "m3": 1} {
-				if _, v, _, err := s.LoadTable(ctx, ch); v != want || err != nil {
-					t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
-				}
-			}
+		for _, finished := range []bool{false, true} {
+			t.Run(fmt.Sprint(o.name, "/finished=", finished), func(t *testing.T) { testBatchOfMoves(t, o.open, finished) })
+		}
+	}
+}
+
+// answer is what SaveTable returned.
+type answer struct {
+	version int64
+	ok      bool
+	err     error
+}
+
+func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finished bool) {
+	ctx := context.Background()
+	var holding atomic.Bool
+	release, blocked := make(chan struct{}), make(chan struct{}, 1)
+	s := open(t, func(int) {
+		if holding.CompareAndSwap(true, false) {
+			blocked <- struct{}{}
+			<-release
+		}
+	})
+	due := at.Add(time.Minute)
+	for i := range 5 {
+		if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("m", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	// m1 runs a clock that its move below stops; m3's interaction
+	// was handled before.
+	if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "m1", Guild: "g", Data: []byte("1"), Version: 1, Now: at, Deadline: due}); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	for _, id := range []string{"handled-before", "handled-too"} {
+		if first, err := s.FirstDelivery(ctx, id, at); !first || err != nil {
+			t.Fatal(first, err)
+		}
+	}
+	// Hold a COMMIT while the batch queues behind it.
+	holding.Store(true)
+	held := make(chan error, 1)
+	go func() {
+		_, _, err := s.SaveTable(ctx, table.Save{Channel: "other", Data: []byte("0"), Now: at})
+		held <- err
+	}()
+	<-blocked
+	commits := s.commits.Load()
+	saves := []table.Save{
+		{Channel: "m0", Version: 1, Delivery: "i0", Deadline: due.Add(time.Second)},
+		{Channel: "m1", Version: 2, Delivery: "i1"},
+		{Channel: "m2", Version: 7, Delivery: "i2"},
+		{Channel: "m3", Version: 1, Delivery: "handled-before"},
+	}
+	want := []answer{{2, true, nil}, {3, true, nil}, {0, false, nil}, {0, false, table.ErrDuplicate}}
+	if finished {
+		r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Rules: game.Classic(), Moves: 5}
+		saves = append(saves, table.Save{Channel: "m4", Version: 1, Delivery: "i4", Result: &r})
+		want = append(want, answer{2, true, nil})
+	}
+	answers := make([]answer, len(saves))
+	firsts := make([]bool, 2)
+	var wg sync.WaitGroup
+	for i, sv := range saves {
+		wg.Go(func() {
+			sv.Guild, sv.Data, sv.Now = "g", []byte(fmt.Sprint("moved", i)), at
+			v, ok, err := s.SaveTable(ctx, sv)
+			answers[i] = answer{v, ok, err}
 		})
+	}
+	for i, id := range []string{"fresh", "handled-too"} {
+		wg.Go(func() {
+			first, err := s.FirstDelivery(ctx, id, at)
+			if err != nil {
+				t.Error(err)
+			}
+			firsts[i] = first
+		})
+	}
+	waitQueued(t, s, len(saves)+2)
+	close(release)
+	wg.Wait()
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range answers {
+		if a.version != want[i].version || a.ok != want[i].ok || !errors.Is(a.err, want[i].err) || (a.err == nil) != (want[i].err == nil) {
+			t.Errorf("%s: v%d %v %v, want v%d %v %v", saves[i].Channel, a.version, a.ok, a.err, want[i].version, want[i].ok, want[i].err)
+		}
+	}
+	if !firsts[0] || firsts[1] {
+		t.Errorf("first deliveries: fresh %v, handled-too %v; want true, false", firsts[0], firsts[1])
+	}
+	if n := s.commits.Load() - commits; n != 2 {
+		t.Errorf("%d COMMITs for the held save and the batch, want 2", n)
+	}
+	if ann, err := s.Tally(ctx, "g", "ann"); err != nil || ann.Wins != map[bool]int{true: 1}[finished] {
+		t.Errorf("the finished game's winner: %+v %v", ann, err)
+	}
+	for id, want := range map[string]bool{"i0": true, "i1": true, "i2": false, "fresh": true, "i4": finished} {
+		if got, err := s.Handled(ctx, id); got != want || err != nil {
+			t.Errorf("interaction %s handled: %v %v, want %v", id, got, err, want)
+		}
+	}
+	if next, ok, err := s.NextDeadline(ctx); !ok || err != nil || !next.Equal(due.Add(time.Second)) {
+		t.Errorf("next deadline %v %v %v, want m0's %v (m1's clock stopped)", next, ok, err, due.Add(time.Second))
+	}
+	for ch, want := range map[string]int64{"m0": 2, "m1": 3, "m2": 1, "m3": 1} {
+		if _, v, _, err := s.LoadTable(ctx, ch); v != want || err != nil {
+			t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
+		}
 	}
 }
 
