@@ -75,32 +75,19 @@ func TestSoleWriterStaleCacheLosesNothing(t *testing.T) {
 func TestSoleWriterDuplicateFromCache(t *testing.T) {
 	ts, _ := soleWriter(t)
 	open(t, ts, "c")
-	deliver := func(id, user, m string) error {
-		ctx := WithDelivery(context.Background(), &Delivery{ID: id})
-		return ts.Do(ctx, "c", func(_ context.Context, cur *Table) (*Table, error) {
-			t, err := Current(cur)
-			if err != nil {
-				return nil, err
-			}
-			if _, _, err := t.Move(user, m); err != nil {
-				return nil, err
-			}
-			return t, nil
-		})
-	}
-	if err := deliver("1", "alice", "1,1"); err != nil {
+	if err := delivered(ts, "1", "alice", "1,1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := deliver("1", "alice", "1,1"); !errors.Is(err, ErrDuplicate) {
+	if err := delivered(ts, "1", "alice", "1,1"); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("saved delivery replayed: %v, want ErrDuplicate", err)
 	}
-	if err := deliver("2", "alice", "1,2"); err == nil || errors.Is(err, ErrDuplicate) {
+	if err := delivered(ts, "2", "alice", "1,2"); err == nil || errors.Is(err, ErrDuplicate) {
 		t.Fatalf("out-of-turn move: %v, want a refusal", err)
 	}
-	if err := deliver("2", "alice", "1,2"); !errors.Is(err, ErrDuplicate) {
+	if err := delivered(ts, "2", "alice", "1,2"); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("refused delivery replayed: %v, want ErrDuplicate", err)
 	}
-	if err := deliver("3", "bob", "2,2"); err != nil {
+	if err := delivered(ts, "3", "bob", "2,2"); err != nil {
 		t.Fatalf("a new delivery: %v", err)
 	}
 }
