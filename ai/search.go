@@ -161,7 +161,10 @@ func (s *search) choose() (game.Coord, Stats) {
 		// what decides these games. Nor did playing, before the search,
 		// a move that makes two playable wins at once (over 100 games
 		// a set, -ladder-games 5: 10×10 with 4 players 10/48/42 against
-		// 8/52/40, the others unchanged).
+		// 8/52/40, the others unchanged); and two made things worse:
+		// taking any opponent's fork cell first (7×7 with 3 players
+		// 1/78/11 against 18/68/4, 10×10 with 3 12/21/57 against
+		// 45/2/43), and one ply of search (10×10 with 4 11/33/56).
 		maxDepth = min(maxDepth, max(paranoidDepth, n))
 	}
 	c, st := s.deepen(moves, maxDepth)
