@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/tttbot/tttbot/store/storetest"
 )
 
 // TestMain lets the test binary serve the bound, as the tool does: Run
@@ -29,11 +31,29 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binary")
 	}
+	smoke(t, "sqlite")
+}
+
+// TestSmokePostgres is TestSmoke on PostgreSQL (a schema of its own in
+// TEST_DATABASE_URL), which also reports the rows the bot's statements read.
+func TestSmokePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	rep := smoke(t, storetest.PostgresURL(t))
+	if rep.Scans == nil || rep.Scans.SeqRows < 0 || rep.Scans.IndexRows < 0 {
+		t.Errorf("rows read by the bot's statements: %+v", rep.Scans)
+	}
+}
+
+// smoke drives 2 channels × 12 requests (/ttt new, join and ten moves of
+// Connect Four) through the bot on db and through both bounds.
+func smoke(t *testing.T, db string) *Report {
+	t.Helper()
 	var log bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	// 2 channels × 12 requests: /ttt new, join and ten moves of Connect Four.
-	rep, err := Run(ctx, Config{Channels: 2, DB: "sqlite", Dir: t.TempDir(), Phases: 1, Requests: 12, Log: &log}, &bytes.Buffer{})
+	rep, err := Run(ctx, Config{Channels: 2, DB: db, Dir: t.TempDir(), Phases: 1, Requests: 12, Log: &log}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatalf("%v\nbot's log:\n%s", err, log.Bytes())
 	}
@@ -48,6 +68,7 @@ func TestSmoke(t *testing.T) {
 	if !bytes.Contains(out.Bytes(), []byte("ratio bot/bound")) || !bytes.Contains(out.Bytes(), []byte("ratio bot/durable")) {
 		t.Errorf("report without the ratio:\n%s", out.Bytes())
 	}
+	return rep
 }
 
 func TestChannelScript(t *testing.T) {

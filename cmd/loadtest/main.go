@@ -9,7 +9,8 @@
 // and syncs it (group commit) before replying, the least an endpoint that
 // keeps what it answers must do there. Phases alternate bot, bound,
 // durable, bot… so all see the same machine; it reports each phase, the
-// throughput and p50/p99 latency of each, and the bot's ratios to both.
+// throughput and p50/p99 latency of each, and the bot's ratios to both (on
+// PostgreSQL, also the rows the bot's statements read: see Scans).
 //
 //	go run ./cmd/loadtest -channels 16,64 -db sqlite
 //	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable

@@ -121,6 +121,12 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	}
 
 	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(botProc.Process.Pid)}
+	var scansBefore Scans
+	if isPostgres(cfg.DB) {
+		if scansBefore, err = tableScans(ctx, cfg.DB); err != nil {
+			return nil, err
+		}
+	}
 	seed := uint64(time.Now().UnixNano())
 	chans := make([]*channel, cfg.Channels)
 	ids := newIDs(time.Now())
@@ -185,6 +191,16 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	sampler.Wait()
 	if err := botProc.Process.Signal(syscall.Signal(0)); err != nil {
 		return rep, fmt.Errorf("the bot died during the run: %v", err)
+	}
+	if isPostgres(cfg.DB) && ctx.Err() == nil {
+		// A busy backend reports its statistics at most once a second
+		// and an idle one after a while; one that exits, at once.
+		stopProc(botProc)
+		after, err := tableScans(ctx, cfg.DB)
+		if err != nil {
+			return rep, err
+		}
+		rep.Scans = &Scans{SeqRows: after.SeqRows - scansBefore.SeqRows, IndexRows: after.IndexRows - scansBefore.IndexRows}
 	}
 	return rep, ctx.Err()
 }
@@ -569,6 +585,7 @@ type Report struct {
 	Start    int // the bot's RSS before the load, kB
 	Phases   []Phase
 	RSS      []RSSSample
+	Scans    *Scans // PostgreSQL only: rows the bot's statements read
 }
 
 // Pooled is every phase of kind together: throughput is all replies over all
@@ -592,6 +609,9 @@ func (r *Report) Print(w io.Writer) {
 	bot, bound := r.Pooled("bot"), r.Pooled("bound")
 	fmt.Fprintf(w, "== %d channels, %s\n", r.Channels, r.DB)
 	fmt.Fprintln(w, "  ", bot)
+	if r.Scans != nil {
+		fmt.Fprintf(w, "   postgres rows read: %d by sequential scans, %d by index scans\n", r.Scans.SeqRows, r.Scans.IndexRows)
+	}
 	var lo, hi float64
 	for _, ph := range r.Phases {
 		if ph.Kind == "bot" {

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Scans is how many rows PostgreSQL read from the bot's tables during a
+// run, by sequential and by index scans (pg_stat_user_tables). The bot's
+// statements all find their rows by key, so a large sequential figure
+// means a plan went wrong: a generic plan kept from when a table was empty
+// once read a hundred million rows in a 40-second run.
+type Scans struct {
+	SeqRows, IndexRows int64
+}
+
+// isPostgres reports whether db (the -db flag) names PostgreSQL.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// tableScans reads the database's running totals of rows read by scans.
+func tableScans(ctx context.Context, url string) (Scans, error) {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return Scans{}, fmt.Errorf("postgres statistics: %w", err)
+	}
+	defer conn.Close(ctx)
+	var s Scans
+	err = conn.QueryRow(ctx, `SELECT COALESCE(sum(seq_tup_read), 0)::bigint, COALESCE(sum(idx_tup_fetch), 0)::bigint FROM pg_stat_user_tables`).Scan(&s.SeqRows, &s.IndexRows)
+	if err != nil {
+		return Scans{}, fmt.Errorf("postgres statistics: %w", err)
+	}
+	return s, nil
+}
