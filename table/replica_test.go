@@ -120,8 +120,12 @@ func TestReplicaStaleCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a still holds the table before alice's move: bob is out of turn there.
+	reads := st.reads.Load()
 	if err := delivered(a, "2", "bob", "1,1"); err != nil {
 		t.Fatalf("bob's move on the stale replica: %v, want it played on the stored table", err)
+	}
+	if n := st.reads.Load() - reads; n != 1 {
+		t.Errorf("%d reads for a refusal on a stale table and the move on the stored one, want 1", n)
 	}
 	if err := delivered(b, "3", "alice", "0,1"); err != nil { // b is stale now
 		t.Fatalf("alice's move on b: %v", err)

@@ -131,7 +131,8 @@ func (ts *Tables) takeCached(channel string) *Table {
 // look at the board) is confirmed by one read afterwards, the read the
 // action would otherwise have made before, which also finds a duplicate.
 // When the table was stale, nothing was written and act runs again on the
-// stored table. On PostgreSQL this saves a round trip for every move, the
+// stored table: read here when act saved nothing, and by Do after a lost
+// swap. On PostgreSQL this saves a round trip for every move, the
 // most common action.
 func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settled bool, err error) {
 	saved, err := ts.apply(ctx, cur.Channel, cur, act)
@@ -143,14 +144,22 @@ func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settle
 	}
 	// Nothing saved: act's refusal, a look, or a save that failed
 	// otherwise (a duplicate, the store). The read tells which stands.
-	_, version, found, rerr := ts.loadStored(ctx, cur.Channel)
+	data, version, found, rerr := ts.loadStored(ctx, cur.Channel)
 	if rerr != nil {
 		return true, rerr // a duplicate, or the store failing
 	}
-	if !found || version != cur.version {
-		ts.forget(cur.Channel) // act may have kept the stale table
-		return false, nil
+	if found && version == cur.version {
+		return true, err
 	}
+	// Stale: run act again on the table just read (no second read).
+	ts.forget(cur.Channel) // act may have kept the stale table
+	var stored *Table
+	if found {
+		if stored, err = decode(data, version); err != nil {
+			return true, err
+		}
+	}
+	_, err = ts.apply(ctx, cur.Channel, stored, act)
 	return true, err
 }
 
@@ -259,11 +268,7 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 	if err != nil || !found {
 		return nil, err
 	}
-	ts.mu.Lock()
-	cached := ts.cache[channel]
-	delete(ts.cache, channel) // the action may change it; it comes back when saved
-	ts.mu.Unlock()
-	if cached != nil && cached.version == version {
+	if cached := ts.takeCached(channel); cached != nil && cached.version == version {
 		return cached, nil
 	}
 	return decode(data, version)
