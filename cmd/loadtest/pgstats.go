@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tttbot/tttbot/config"
 )
 
 // Scans is how many rows PostgreSQL read from the bot's tables during a
@@ -17,9 +18,11 @@ type Scans struct {
 	SeqRows, IndexRows int64
 }
 
-// isPostgres reports whether db (the -db flag) names PostgreSQL.
+// isPostgres reports whether db (the -db flag) names PostgreSQL, as the
+// bot reads DATABASE_URL.
 func isPostgres(db string) bool {
-	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+	d, err := config.ParseDatabaseURL(db)
+	return err == nil && d.Kind == config.Postgres
 }
 
 // tableScans reads the database's running totals of rows read by scans.
