@@ -10,8 +10,10 @@
 // To add a sentence: add its key to en-US.json (sorted; a "description" for
 // translators when the English alone is ambiguous; "one"/"other" when it
 // counts), call Say or SayN with its key, and the translators add it to the
-// other files (TestLocaleFiles lists what each one lacks). Text a user typed
-// reaches a sentence only through Code, as a placeholder's value.
+// other files (TestLocaleFiles lists what each one lacks). A sentence holds
+// text and named placeholders, {{.Name}}, and no template logic
+// (sentence.go). Text a user typed reaches a sentence only through Code, as
+// a placeholder's value.
 //
 // Why go-i18n rather than golang.org/x/text/message: go-i18n reads message
 // files that translators edit (JSON with a description a message), picks CLDR
@@ -187,7 +189,7 @@ func (s *Speaker) say(key string, count any, data Data) string {
 	if data == nil {
 		cfg.TemplateData = map[string]any{}
 	}
-	text, err := s.loc.Localize(cfg)
+	text, _, err := s.localize(cfg)
 	if err == nil {
 		return text
 	}
@@ -206,6 +208,13 @@ func (s *Speaker) say(key string, count any, data Data) string {
 	return key // a key en-US lacks: a bug TestEveryKeyRenders catches
 }
 
+// localize asks go-i18n for a sentence, parsed as a sentence (sentence.go)
+// rather than as a text/template.
+func (s *Speaker) localize(cfg *i18n.LocalizeConfig) (string, language.Tag, error) {
+	cfg.TemplateParser = sentenceParser{}
+	return s.loc.LocalizeWithTag(cfg)
+}
+
 // Keys lists every key of en-US.json, sorted.
 func Keys() []string { return slices.Clone(load().keys) }
 
@@ -217,7 +226,7 @@ func Files() []string { return slices.Sorted(maps.Keys(load().have)) }
 // it (or it is broken there). The command schema uses it, so that a
 // locale without a translation shows Discord's default rather than a copy.
 func (s *Speaker) Lookup(key string) (text string, ok bool) {
-	text, tag, err := s.loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any{}})
+	text, tag, err := s.localize(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any{}})
 	if err != nil || tag.String() != s.locale {
 		return "", false
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"text/template"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 )
@@ -95,7 +94,7 @@ func TestLocaleFiles(t *testing.T) {
 					t.Errorf("%s: placeholders %v, en-US has %v", key, got, want)
 				}
 				for form, text := range m {
-					if _, err := template.New(key).Parse(text); err != nil {
+					if _, err := (sentenceParser{}).Parse(text, "", ""); err != nil {
 						t.Errorf("%s.%s: %v", key, form, err)
 					}
 				}
@@ -114,7 +113,7 @@ func TestLocaleFiles(t *testing.T) {
 			}
 			for key := range file {
 				if _, plural := en[key]["one"]; !plural {
-					_, tag, err := s.loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(sample(en[key]))})
+					_, tag, err := s.localize(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(sample(en[key]))})
 					if err != nil {
 						t.Errorf("%s: %v", key, err)
 					} else if tag.String() != locale {
@@ -125,7 +124,7 @@ func TestLocaleFiles(t *testing.T) {
 				for n := range 1001 {
 					data := sample(en[key])
 					data["Count"] = n
-					_, tag, err := s.loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(data), PluralCount: n})
+					_, tag, err := s.localize(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(data), PluralCount: n})
 					if err != nil {
 						t.Errorf("%s: count %d: %v (the language's plural rule needs a form this file lacks)", key, n, err)
 						break
@@ -225,7 +224,7 @@ func TestMissingMessageFallsBack(t *testing.T) {
 	en, _ := files.ReadFile(Default + ".json")
 	fsys := fstest.MapFS{
 		"en-US.json": {Data: en},
-		"de.json":    {Data: []byte(`{"button.join": "Beitreten", "button.rematch": "{{.Broken"}`)},
+		"de.json":    {Data: []byte(`{"button.join": "Beitreten", "button.rematch": "{{.Broken", "button.newer": "{{if .X}}Neuer{{end}}"}`)},
 		"xx.json":    {Data: []byte(`{}`)},
 	}
 	var logs bytes.Buffer
@@ -235,6 +234,7 @@ func TestMissingMessageFallsBack(t *testing.T) {
 		{"button.join", "Beitreten"},
 		{"help.title", "**Tic-tac-toe, any size** — one game per channel."}, // missing in de
 		{"button.rematch", "Rematch"},                                       // broken in de
+		{"button.newer", "Newer"},                                           // logic in de
 	} {
 		if got := de.Say(tc.key, nil); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.key, got, tc.want)
@@ -243,7 +243,7 @@ func TestMissingMessageFallsBack(t *testing.T) {
 	if got := de.SayN("stats.games", 1, nil); got != "1 game" {
 		t.Errorf("plural fallback: %q", got)
 	}
-	for _, want := range []string{"locale=de key=help.title", "locale=de key=button.rematch", "locale=xx"} {
+	for _, want := range []string{"locale=de key=help.title", "locale=de key=button.rematch", "locale=de key=button.newer", "locale=xx"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, logs.String())
 		}

@@ -1,0 +1,112 @@
+package locales
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/nicksnyder/go-i18n/v2/i18n/template"
+)
+
+// sentenceParser is the go-i18n template parser of every message: a
+// sentence is text with named placeholders, {{.Name}}, and nothing else.
+//
+// Why not go-i18n's default, text/template: executing a template reflects
+// over its data at every call, and a reply says several sentences; under
+// load (cmd/loadtest's profile) that was a twentieth of the bot's CPU. A
+// sentence needs no logic, and a translator's file should not be able to
+// run any: an action other than a named placeholder ({{if}}, {{printf}},
+// a pipeline) does not parse here, so that sentence falls back to en-US and
+// is logged, and TestLocaleFiles names it.
+type sentenceParser struct{}
+
+// Cacheable: a parsed sentence depends on nothing but its text, so go-i18n
+// parses each message form once a process.
+func (sentenceParser) Cacheable() bool { return true }
+
+// Parse splits src into its text and its placeholders. leftDelim and
+// rightDelim are a message's own delimiters; empty means {{ and }}.
+func (sentenceParser) Parse(src, leftDelim, rightDelim string) (template.ParsedTemplate, error) {
+	if leftDelim == "" {
+		leftDelim = "{{"
+	}
+	if rightDelim == "" {
+		rightDelim = "}}"
+	}
+	s := &sentence{}
+	rest := src
+	for {
+		open := strings.Index(rest, leftDelim)
+		if open < 0 {
+			s.text = append(s.text, rest)
+			return s, nil
+		}
+		s.text = append(s.text, rest[:open])
+		rest = rest[open+len(leftDelim):]
+		end := strings.Index(rest, rightDelim)
+		if end < 0 {
+			return nil, fmt.Errorf("%q: %s is not closed by %s", src, leftDelim, rightDelim)
+		}
+		action := strings.TrimSpace(rest[:end])
+		name, ok := strings.CutPrefix(action, ".")
+		if !ok || !isName(name) {
+			return nil, fmt.Errorf("%q: %s%s%s: only a named placeholder such as %s.Name%s may stand here",
+				src, leftDelim, rest[:end], rightDelim, leftDelim, rightDelim)
+		}
+		s.names = append(s.names, name)
+		rest = rest[end+len(rightDelim):]
+	}
+}
+
+// isName reports whether name is a Go identifier made of ASCII letters,
+// digits and underscores, as a placeholder's name is.
+func isName(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// sentence is a parsed message form: text[0], names[0], text[1], names[1]…
+// and the last text; len(text) == len(names)+1.
+type sentence struct {
+	text  []string
+	names []string
+}
+
+// Execute fills the placeholders from data, a map by name, writing each
+// value as text/template would (fmt's default format), and "<no value>"
+// for a name data lacks, as text/template does for a map.
+func (s *sentence) Execute(data any) (string, error) {
+	values, _ := data.(map[string]any)
+	if len(s.names) == 0 {
+		return s.text[0], nil
+	}
+	var b strings.Builder
+	b.Grow(len(s.text[0]) + 16*len(s.names))
+	for i, name := range s.names {
+		b.WriteString(s.text[i])
+		v, ok := values[name]
+		if !ok {
+			b.WriteString("<no value>")
+			continue
+		}
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+		case int:
+			b.WriteString(strconv.Itoa(v))
+		case int64:
+			b.WriteString(strconv.FormatInt(v, 10))
+		default:
+			fmt.Fprint(&b, v)
+		}
+	}
+	b.WriteString(s.text[len(s.names)])
+	return b.String(), nil
+}
