@@ -25,14 +25,16 @@
 //
 // Everywhere else Hard is alpha-beta with iterative deepening, a
 // transposition table (Zobrist hashing) and move ordering by threats.
-// With two players it is plain minimax; with more it is a paranoid search
-// (everyone else is assumed to play against the computer), which keeps
-// alpha-beta's pruning; Hard stops it after one round (4 plies, or one
-// move of each player with more than three), because deeper paranoid
-// search measured weaker (the imagined coalition grows with every ply;
-// best-reply search, max^n and flat Monte Carlo measured no better: see
-// choose), and first takes away the win of any opponent who moves before
-// its next turn. Leaves are scored by open k-windows:
+// With two players it is plain minimax. With three it is a paranoid
+// search (everyone else is assumed to play against the computer), which
+// keeps alpha-beta's pruning; Hard stops it after one round (4 plies),
+// because deeper paranoid search measured weaker (the imagined coalition
+// grows with every ply; best-reply search, max^n and flat Monte Carlo
+// measured no better: see choose), and first takes away the win of either
+// opponent. With four or more players every such search measured weaker
+// than Medium's, so Hard plays Medium's two-ply search and, when it can,
+// a fork: two winning cells, which the one player who would block cannot
+// both block. Leaves are scored by open k-windows:
 // every line of k cells that only one player occupies counts for that
 // player, steeply more the fuller it is, which is what makes threats and
 // blocks visible on boards too big to search; a player to move with a

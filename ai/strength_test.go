@@ -254,6 +254,7 @@ func TestLongLadder(t *testing.T) {
 		{"gravity_7x6_k4_3players", game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 3}, 18},
 		{"10x10_k4_4players", game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4}, 20},
 		{"gravity_9x8_k4_4players", game.Rules{Rows: 8, Cols: 9, Win: 4, Gravity: true, Players: 4}, 20},
+		{"12x12_k4_6players", game.Rules{Rows: 12, Cols: 12, Win: 4, Players: 6}, 18},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, pair := range [][2]Level{{Hard, Medium}, {Hard, Easy}, {Medium, Easy}} {
@@ -315,3 +316,27 @@ var (
 	ladderNodes = flag.Int64("ladder-nodes", 20000, "node budget a move in TestLongLadder")
 	ladderGames = flag.Int("ladder-games", 1, "TestLongLadder plays this many times each rule set's games")
 )
+
+// TestHardForksWithFourPlayers: with four players, one player would block
+// a win (the one before the winner, as Medium does) and none can block two,
+// so Hard makes a fork when it can. A paranoid search, which lets the other
+// three block together, sees no value in one (see choose).
+func TestHardForksWithFourPlayers(t *testing.T) {
+	g := newGame(t, game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4})
+	at := func(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }
+	// X: two on row 5; the others in the corners and edges, far off.
+	play(t, g, at(5, 3), at(0, 0), at(0, 9), at(9, 0), at(5, 4), at(9, 9), at(0, 5), at(9, 5))
+	for seed := range uint64(4) {
+		c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := g.Clone()
+		if _, err := after.Play(after.Turn(), c); err != nil {
+			t.Fatal(err)
+		}
+		if _, two := newPosition(after).gain(0); !two {
+			t.Errorf("seed %d: Hard played %v, which leaves X one winning cell or none", seed, c)
+		}
+	}
+}
