@@ -159,19 +159,16 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	// UnmarshalJSON directly: json.Unmarshal would validate the whole body
-	// once more before handing it to this same method, which validates and
-	// decodes it itself.
-	var i discordgo.Interaction
-	if err := i.UnmarshalJSON(msg[len(ts):]); err != nil {
+	i, err := decodeInteraction(msg[len(ts):])
+	if err != nil {
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
 	defer cancel()
-	resp := h.serve(ctx, &i)
+	resp := h.serve(ctx, i)
 	if len(resp.Files) > 0 && (resp.Kind == bot.Message || resp.Kind == bot.Update) {
-		err := h.callback(ctx, &i, resp)
+		err := h.callback(ctx, i, resp)
 		if err == nil {
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -182,7 +179,7 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 	}
 	// The request's bytes are decoded (json copies what it keeps), so their
 	// buffer holds the reply.
-	h.inline(w, &i, resp, msg[:0])
+	h.inline(w, i, resp, msg[:0])
 }
 
 // serve answers i, unless it was handled before.

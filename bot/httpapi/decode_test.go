@@ -1,0 +1,165 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// read is what the bot reads of an interaction (see wireInteraction).
+type read struct {
+	ID, AppID, Token, GuildID, ChannelID string
+	Type                                 discordgo.InteractionType
+	Locale, GuildLocale                  string
+	HasGuildLocale, HasMember            bool
+	MemberUser, User                     string
+	HasMemberUser, HasUser               bool
+	Permissions                          int64
+	Data                                 discordgo.InteractionData
+}
+
+func readOf(i *discordgo.Interaction) read {
+	r := read{ID: i.ID, AppID: i.AppID, Token: i.Token, GuildID: i.GuildID, ChannelID: i.ChannelID, Type: i.Type, Locale: string(i.Locale), Data: i.Data}
+	if i.GuildLocale != nil {
+		r.HasGuildLocale, r.GuildLocale = true, string(*i.GuildLocale)
+	}
+	if i.Member != nil {
+		r.HasMember, r.Permissions = true, i.Member.Permissions
+		if i.Member.User != nil {
+			r.HasMemberUser, r.MemberUser = true, i.Member.User.ID
+		}
+	}
+	if i.User != nil {
+		r.HasUser, r.User = true, i.User.ID
+	}
+	return r
+}
+
+// boardMessage is the message a button press carries: a board reply with
+// its rows of column buttons, as Discord sends it back.
+func boardMessage(ch string) string {
+	var buttons []string
+	for c := range 7 {
+		buttons = append(buttons, fmt.Sprintf(`{"type":2,"style":2,"label":"%d","custom_id":"ttt:col:5:%d"}`, c, c))
+	}
+	content, _ := json.Marshal("**O** <@800000000000000002> played column 3 (row 0).\n```\n  0 1 2 3 4 5 6\n5 . . . . . . .\n4 . . . . . . .\n" +
+		"3 . . . . . . .\n2 . . . . . . .\n1 . . . X . . .\n0 . . X[O]. . .\n```\nTurn: **X** <@800000000000000001>")
+	return `{"id":"1400000000000000001","channel_id":"` + ch + `","type":20,"content":` + string(content) +
+		`,"author":{"id":"1000000000000000001","username":"tttbot","bot":true,"avatar":null,"discriminator":"0"},` +
+		`"timestamp":"2026-11-22T12:00:00.000000+00:00","edited_timestamp":null,"tts":false,"mention_everyone":false,` +
+		`"mentions":[{"id":"800000000000000001","username":"a"}],"mention_roles":[],"attachments":[],"embeds":[],"pinned":false,` +
+		`"components":[{"type":1,"components":[` + strings.Join(buttons[:5], ",") + `]},{"type":1,"components":[` + strings.Join(buttons[5:], ",") + `]}],` +
+		`"flags":0,"interaction_metadata":{"id":"1180000000000000001","type":2,"user":{"id":"800000000000000001"}}}`
+}
+
+// payloads are interactions of every kind the bot serves, as Discord sends
+// them.
+func payloads(tb testing.TB) map[string][]byte {
+	withMessage := func(b []byte) []byte {
+		return []byte(strings.Replace(string(b), `"message": {`, `"message": `+boardMessage(channel)+`, "old_message": {`, 1))
+	}
+	return map[string][]byte{
+		"command": rawInteraction(tb, "command.json", commandFields(channel, alice, "new", 8192,
+			[]option{opt("rows", 6), opt("columns", 7), opt("gravity", true), userOpt("invite", bob, false)})),
+		"command other locales": rawInteraction(tb, "command.json", func() map[string]any {
+			f := commandFields(channel, bob, "move", 0, []option{opt("position", "3")})
+			f["Locale"], f["GuildLocale"] = "de", "ja"
+			return f
+		}()),
+		"dm command": rawInteraction(tb, "dm_command.json", commandFields(channel, alice, "new", 0, nil)),
+		"component": withMessage(rawInteraction(tb, "component.json", map[string]any{"ID": "1180000000000000002", "Guild": "900000000000000001",
+			"Channel": channel, "User": alice, "CustomID": "ttt:col:5:3"})),
+		"dm component": withMessage(rawInteraction(tb, "dm_component.json", map[string]any{"ID": "1180000000000000002",
+			"Channel": channel, "User": alice, "CustomID": "ttt:join:0"})),
+		"autocomplete": rawInteraction(tb, "autocomplete.json", map[string]any{"Guild": "900000000000000001", "Channel": channel,
+			"User": alice, "Permissions": "0", "Typed": "b"}),
+		"ping": rawInteraction(tb, "ping.json", nil),
+	}
+}
+
+// TestDecodeKeepsWhatTheBotReads: the HTTP endpoint's decoding gives the
+// bot what discordgo's own decoding (the gateway's) does.
+func TestDecodeKeepsWhatTheBotReads(t *testing.T) {
+	for name, body := range payloads(t) {
+		var want discordgo.Interaction
+		if err := json.Unmarshal(body, &want); err != nil {
+			t.Fatalf("%s: discordgo: %v\n%s", name, err, body)
+		}
+		if name == "component" && (want.Message == nil || len(want.Message.Components) != 2) {
+			t.Fatalf("component: the payload carries no board message")
+		}
+		got, err := decodeInteraction(body)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if g, w := readOf(got), readOf(&want); !reflect.DeepEqual(g, w) {
+			t.Errorf("%s:\n got %+v\nwant %+v", name, g, w)
+		}
+	}
+}
+
+// TestDecodeRefuses: what discordgo refuses in the fields the bot reads,
+// decodeInteraction refuses too.
+func TestDecodeRefuses(t *testing.T) {
+	for _, body := range []string{
+		``, `{`, `[]`, `"x"`, `{"type":2}`, `{"type":3}`, `{"type":2,"data":[]}`, `{"type":"2"}`, `{"id":5}`,
+		`{"type":1,"member":{"permissions":"x"}}`, `{"type":1,"member":{"permissions":8}}`, `{"type":1,"user":{"id":1}}`,
+		`{"type":2,"data":{"options":[{"type":"1"}]}}`, `{"type":1} trailing`,
+	} {
+		var full discordgo.Interaction
+		if json.Unmarshal([]byte(body), &full) == nil {
+			t.Errorf("%q: discordgo decodes it (fix the case)", body)
+		}
+		if _, err := decodeInteraction([]byte(body)); err == nil {
+			t.Errorf("%q decoded", body)
+		}
+	}
+}
+
+// FuzzDecode: whatever discordgo decodes, decodeInteraction decodes to the
+// same fields the bot reads (it may accept more: a broken field it skips).
+func FuzzDecode(f *testing.F) {
+	for _, body := range payloads(f) {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, err := decodeInteraction(body)
+		var want discordgo.Interaction
+		if json.Unmarshal(body, &want) != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("discordgo decodes %q, decodeInteraction: %v", body, err)
+		}
+		if g, w := readOf(got), readOf(&want); !reflect.DeepEqual(g, w) {
+			t.Fatalf("%q:\n got %+v\nwant %+v", body, g, w)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"command", "component"} {
+		body := payloads(b)[name]
+		b.Run(name+"/discordgo", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var i discordgo.Interaction
+				if err := i.UnmarshalJSON(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/wire", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeInteraction(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
