@@ -31,7 +31,22 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binary")
 	}
-	smoke(t, "sqlite")
+	smoke(t, Config{DB: "sqlite"})
+}
+
+// TestSmokeButtons is TestSmoke with the moves played by pressing the
+// board's buttons: every move after the first board is a press the bot
+// accepts.
+func TestSmokeButtons(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	rep := smoke(t, Config{DB: "sqlite", Buttons: true})
+	// Each channel: new, join, then moves, all presses (a game of seven
+	// moves is followed by new, join and one more).
+	if p := rep.Pooled("bot"); p.Presses != p.Moves || p.Moves < 2*8 {
+		t.Errorf("%d of the bot's %d moves were presses", p.Presses, p.Moves)
+	}
 }
 
 // TestSmokePostgres is TestSmoke on PostgreSQL (a schema of its own in
@@ -40,20 +55,21 @@ func TestSmokePostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binary")
 	}
-	rep := smoke(t, storetest.PostgresURL(t))
+	rep := smoke(t, Config{DB: storetest.PostgresURL(t)})
 	if rep.Scans == nil || rep.Scans.SeqRows < 0 || rep.Scans.IndexRows < 0 {
 		t.Errorf("rows read by the bot's statements: %+v", rep.Scans)
 	}
 }
 
 // smoke drives 2 channels × 12 requests (/ttt new, join and ten moves of
-// Connect Four) through the bot on db and through both bounds.
-func smoke(t *testing.T, db string) *Report {
+// Connect Four) through the bot on cfg.DB and through both bounds.
+func smoke(t *testing.T, cfg Config) *Report {
 	t.Helper()
 	var log bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	rep, err := Run(ctx, Config{Channels: 2, DB: db, Dir: t.TempDir(), Phases: 1, Requests: 12, Log: &log}, &bytes.Buffer{})
+	cfg.Channels, cfg.Dir, cfg.Phases, cfg.Requests, cfg.Log = 2, t.TempDir(), 1, 12, &log
+	rep, err := Run(ctx, cfg, &bytes.Buffer{})
 	if err != nil {
 		t.Fatalf("%v\nbot's log:\n%s", err, log.Bytes())
 	}
@@ -77,7 +93,7 @@ func TestChannelScript(t *testing.T) {
 	games := 0
 	for range 1000 {
 		before := ch.step
-		ch.done(true)
+		ch.done(true, nil)
 		if before == stepMove && ch.step == stepNew {
 			games++
 		}

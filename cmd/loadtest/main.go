@@ -60,6 +60,7 @@ func main() {
 	flag.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "load before the first phase, not measured")
 	flag.DurationVar(&cfg.RSSEvery, "rss", 0, "sample the bot's RSS this often (0: only at phase ends)")
 	flag.BoolVar(&cfg.NoBound, "no-bound", false, "drive the bot only (e.g. a long memory run)")
+	flag.BoolVar(&cfg.Buttons, "buttons", false, "play moves by pressing the board's column buttons, each press carrying the board message (default: /ttt move commands)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the bot during its first phase to this file (PPROF_ADDR)")
 	flag.StringVar(&logPath, "log", "", "append the bot's and the bound's stderr to this file (default: discarded)")
 	flag.Parse()
@@ -101,6 +102,9 @@ type Config struct {
 	Warmup   time.Duration
 	RSSEvery time.Duration
 	NoBound  bool
+	// Buttons: moves are column button presses, each carrying the board
+	// message it sits on, as Discord sends them (default: commands).
+	Buttons bool
 	// CPUProfile, when set, is where the bot's CPU profile of its first
 	// phase goes (read from its PPROF_ADDR; `go tool pprof` reads it).
 	CPUProfile string

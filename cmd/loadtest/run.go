@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	crand "crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -132,6 +133,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	ids := newIDs(time.Now())
 	for n := range chans {
 		chans[n] = newChannel(seed, n, priv, ids)
+		chans[n].buttons = cfg.Buttons
 	}
 	drive := func(kind string, addr string, d time.Duration, requests int) Phase {
 		return runPhase(ctx, client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
@@ -347,6 +349,8 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 	lat := make([][]time.Duration, len(chans))
 	refused := make([]int, len(chans))
 	failed := make([]int, len(chans))
+	presses := make([]int, len(chans))
+	moves := make([]int, len(chans))
 	firstErr := make([]string, len(chans))
 	var wg sync.WaitGroup
 	begin := time.Now()
@@ -354,6 +358,12 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 		wg.Go(func() {
 			for k := 0; !over(k); k++ {
 				body, sig, ts := ch.next()
+				if ch.step == stepMove {
+					moves[n]++
+				}
+				if ch.pressed {
+					presses[n]++
+				}
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("X-Signature-Ed25519", sig)
@@ -386,7 +396,7 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 					}
 				}
 				if apply {
-					ch.done(ok)
+					ch.done(ok, reply)
 				}
 			}
 		})
@@ -398,6 +408,8 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 		all = append(all, lat[n]...)
 		p.Refused += refused[n]
 		p.Failed += failed[n]
+		p.Presses += presses[n]
+		p.Moves += moves[n]
 		if p.FirstError == "" {
 			p.FirstError = firstErr[n]
 		}
@@ -416,6 +428,20 @@ type channel struct {
 	ids            *atomic.Uint64 // shared by every channel: the last interaction ID
 	step           step
 	sim            *connectFour
+	// buttons: moves are presses of the board's column buttons, each
+	// carrying the message it sits on (the bot's last reply), as Discord
+	// sends them; otherwise /ttt move commands.
+	buttons bool
+	board   boardMessage
+	pressed bool // the last request was a press
+}
+
+// boardMessage is what a button press needs of the board message the bot
+// last sent: its content and components (JSON, as sent) and the state its
+// column buttons carry.
+type boardMessage struct {
+	content, components []byte
+	stamp               string
 }
 
 type step uint8
@@ -457,6 +483,7 @@ func newIDs(now time.Time) *atomic.Uint64 {
 func (c *channel) next() ([]byte, string, string) {
 	id := strconv.FormatUint(c.ids.Add(1), 10)
 	var body []byte
+	c.pressed = false
 	switch c.step {
 	case stepNew:
 		body = command(id, c.id, c.alice, "new", `{"type":4,"name":"rows","value":6},{"type":4,"name":"columns","value":7},`+
@@ -470,6 +497,11 @@ func (c *channel) next() ([]byte, string, string) {
 		}
 		col := c.sim.pick(c.rng)
 		c.sim.planned = col
+		if c.buttons && c.board.stamp != "" {
+			body = press(id, c.id, user, "ttt:col:"+c.board.stamp+":"+strconv.Itoa(col), c.board)
+			c.pressed = true
+			break
+		}
 		body = command(id, c.id, user, "move", `{"type":3,"name":"position","value":"`+strconv.Itoa(col)+`"}`)
 	case stepEnd:
 		body = command(id, c.id, c.alice, "end", "")
@@ -480,8 +512,11 @@ func (c *channel) next() ([]byte, string, string) {
 }
 
 // done advances the conversation after the bot answered the last request
-// (accepted: ok).
-func (c *channel) done(ok bool) {
+// (accepted: ok) with reply.
+func (c *channel) done(ok bool, reply []byte) {
+	if c.buttons {
+		c.board = readBoard(reply)
+	}
 	switch {
 	case !ok:
 		c.step = stepEnd
@@ -502,13 +537,53 @@ func (c *channel) done(ok bool) {
 // command is a /ttt sub interaction as Discord sends it, options given as
 // the JSON inside the subcommand's options array.
 func command(id, ch, user, sub, opts string) []byte {
-	return []byte(`{"id":"` + id + `","application_id":"1000000000000000001","type":2,"token":"aW50ZXJhY3Rpb24tdG9rZW4tZm9yLWxvYWQ","version":1,` +
+	return interaction(id, ch, user, 2, `"data":{"id":"1200000000000000001","name":"ttt","type":1,"options":[{"type":1,"name":"`+sub+`","options":[`+opts+`]}]},`)
+}
+
+// press is a button press as Discord sends it: the button's custom ID and
+// the whole message the button sits on.
+func press(id, ch, user, customID string, on boardMessage) []byte {
+	return interaction(id, ch, user, 3, `"message":{"id":"1400000000000000001","channel_id":"`+ch+`","type":20,"content":`+string(on.content)+
+		`,"components":`+string(on.components)+`,"author":{"id":"1000000000000000001","username":"tttbot","global_name":null,"discriminator":"0","avatar":null,"bot":true},`+
+		`"timestamp":"2026-11-25T12:00:00.000000+00:00","edited_timestamp":null,"tts":false,"mention_everyone":false,"mentions":[],"mention_roles":[],`+
+		`"attachments":[],"embeds":[],"pinned":false,"flags":0,"application_id":"1000000000000000001",`+
+		`"interaction_metadata":{"id":"`+id+`","type":3,"user":{"id":"`+user+`","username":"player`+user+`"},"authorizing_integration_owners":{"0":"900000000000000001"}}},`+
+		`"data":{"custom_id":"`+customID+`","component_type":2},`)
+}
+
+// interaction is an interaction of type typ in a server channel, by user,
+// with fields (ending in a comma) for its type.
+func interaction(id, ch, user string, typ int, fields string) []byte {
+	return []byte(`{"id":"` + id + `","application_id":"1000000000000000001","type":` + strconv.Itoa(typ) + `,"token":"aW50ZXJhY3Rpb24tdG9rZW4tZm9yLWxvYWQ","version":1,` +
 		`"guild_id":"900000000000000001","channel_id":"` + ch + `","channel":{"id":"` + ch + `","type":0,"guild_id":"900000000000000001","name":"games"},` +
 		`"member":{"user":{"id":"` + user + `","username":"player` + user + `","global_name":"Player","discriminator":"0","avatar":null},` +
 		`"roles":[],"permissions":"0","joined_at":"2024-03-01T12:00:00.000000+00:00","nick":null,"deaf":false,"mute":false,"flags":0},` +
-		`"data":{"id":"1200000000000000001","name":"ttt","type":1,"options":[{"type":1,"name":"` + sub + `","options":[` + opts + `]}]},` +
-		`"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US","entitlements":[],` +
+		fields + `"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US","entitlements":[],` +
 		`"authorizing_integration_owners":{"0":"900000000000000001"},"context":0}`)
+}
+
+// readBoard reads the board message out of the bot's reply: its content,
+// its components, and the state its column buttons carry (empty when it
+// has none: the next move is then a command).
+func readBoard(reply []byte) boardMessage {
+	var r struct {
+		Data struct {
+			Content    json.RawMessage `json:"content"`
+			Components json.RawMessage `json:"components"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(reply, &r) != nil || len(r.Data.Content) == 0 || len(r.Data.Components) == 0 {
+		return boardMessage{}
+	}
+	b := boardMessage{content: r.Data.Content, components: r.Data.Components}
+	const prefix = `"custom_id":"ttt:col:`
+	if i := bytes.Index(b.components, []byte(prefix)); i >= 0 {
+		rest := b.components[i+len(prefix):]
+		if j := bytes.IndexByte(rest, ':'); j > 0 {
+			b.stamp = string(rest[:j])
+		}
+	}
+	return b
 }
 
 // Phase is one phase's measurements.
@@ -517,6 +592,8 @@ type Phase struct {
 	Elapsed    time.Duration
 	Latencies  []time.Duration
 	Refused    int // answered, but ephemeral: a refusal the script did not expect
+	Moves      int // requests that were moves
+	Presses    int // moves that were button presses (-buttons)
 	Failed     int // not 200, or no answer
 	FirstError string
 	RSSKB      int // the bot's RSS at the phase's end (bot phases)
@@ -598,6 +675,8 @@ func (r *Report) Pooled(kind string) Phase {
 			p.Latencies = append(p.Latencies, ph.Latencies...)
 			p.Refused += ph.Refused
 			p.Failed += ph.Failed
+			p.Presses += ph.Presses
+			p.Moves += ph.Moves
 		}
 	}
 	return p
@@ -608,6 +687,9 @@ func (r *Report) Pooled(kind string) Phase {
 func (r *Report) Print(w io.Writer) {
 	bot, bound := r.Pooled("bot"), r.Pooled("bound")
 	fmt.Fprintf(w, "== %d channels, %s\n", r.Channels, r.DB)
+	if bot.Presses > 0 {
+		fmt.Fprintf(w, "   moves by button: %d of the bot's %d moves were presses (%d requests)\n", bot.Presses, bot.Moves, len(bot.Latencies))
+	}
 	fmt.Fprintln(w, "  ", bot)
 	if r.Scans != nil {
 		fmt.Fprintf(w, "   postgres rows read: %d by sequential scans, %d by index scans\n", r.Scans.SeqRows, r.Scans.IndexRows)
