@@ -106,7 +106,11 @@ func TestLocaleFiles(t *testing.T) {
 			}
 			// Through go-i18n itself, as the bot asks: every key says
 			// something in this locale without an error (a missing plural
-			// form is an error there), for counts 0–1000.
+			// form is an error there), for counts 0–199. For Discord's
+			// languages CLDR's integer rules look at n, n%10 and n%100
+			// (and n%1000000, which only a million meets), so from 100 on
+			// the forms repeat every hundred: 0–199 meets every form that
+			// 0–1000 does, at a fifth of the time under -race.
 			s := New(nil).For(locale)
 			if s.Locale() != locale {
 				t.Fatalf("For(%q) speaks %s", locale, s.Locale())
@@ -121,7 +125,7 @@ func TestLocaleFiles(t *testing.T) {
 					}
 					continue
 				}
-				for n := range 1001 {
+				for n := range 200 {
 					data := sample(en[key])
 					data["Count"] = n
 					_, tag, err := s.localize(&i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(data), PluralCount: n})
