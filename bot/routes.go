@@ -180,16 +180,20 @@ func matchPattern(pattern string, segs []string) (Vars, bool) {
 // buttonID writes a custom_id for route from its pattern and values, in
 // the pattern's order.
 func buttonID(r Route, values ...string) string {
-	pat := strings.Split(routeTable[r].button, ":")
-	out := make([]string, len(pat))
-	n := 0
-	for i, p := range pat {
-		if strings.HasPrefix(p, "{") {
-			out[i] = values[n]
+	// Written straight into one builder: a board reply has a button a
+	// column or a cell, and splitting and joining the pattern for each was
+	// three allocations a button.
+	var b strings.Builder
+	n, sep := 0, ""
+	for seg := range strings.SplitSeq(routeTable[r].button, ":") {
+		b.WriteString(sep)
+		sep = ":"
+		if strings.HasPrefix(seg, "{") {
+			b.WriteString(values[n])
 			n++
 			continue
 		}
-		out[i] = p
+		b.WriteString(seg)
 	}
-	return strings.Join(out, ":")
+	return b.String()
 }
