@@ -128,16 +128,6 @@ func (s *search) choose() (game.Coord, Stats) {
 		}
 		moves = keep
 	}
-	switch s.opt.Level {
-	case Easy:
-		if s.rng.IntN(2) == 0 {
-			return s.coord(moves[s.rng.IntN(len(moves))]), Stats{}
-		}
-		return s.coord(moves[0]), Stats{}
-	case Medium:
-		c, st := s.deepen(moves, 2)
-		return s.coord(c), st
-	}
 	if crowded {
 		// With four or more players every deeper model measured below
 		// made Hard weaker than Medium (TestLongLadder, one Hard against
@@ -168,6 +158,14 @@ func (s *search) choose() (game.Coord, Stats) {
 		if forks := s.forks(moves); len(forks) > 0 {
 			moves = forks
 		}
+	}
+	switch {
+	case s.opt.Level == Easy:
+		if s.rng.IntN(2) == 0 {
+			return s.coord(moves[s.rng.IntN(len(moves))]), Stats{}
+		}
+		return s.coord(moves[0]), Stats{}
+	case s.opt.Level == Medium || crowded:
 		c, st := s.deepen(moves, 2)
 		return s.coord(c), st
 	}
