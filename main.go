@@ -26,6 +26,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/bot/discordrest"
 	"github.com/tttbot/tttbot/bot/gateway"
@@ -134,6 +136,9 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg)})
+	if err := b.Metrics.Register(writeMetrics(st)...); err != nil {
+		return err
+	}
 	stopClocks := runClocks(ctx, tables, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
@@ -271,6 +276,28 @@ func openStore(ctx context.Context, db config.Database) (table.Store, func() err
 func readiness(st table.Store) httpapi.Readier {
 	r, _ := st.(httpapi.Readier)
 	return r
+}
+
+// writeMetrics exports how a durable store's group commit shares its
+// COMMITs (store.WriteStats): for the operator, rate(writes)/rate(commits)
+// is the mean batch and rate(busy)/rate(commits) the time a batch takes.
+// The memory store writes nothing durable and has none.
+func writeMetrics(st table.Store) []prometheus.Collector {
+	s, ok := st.(interface{ WriteStats() store.WriteStats })
+	if !ok {
+		return nil
+	}
+	counter := func(name, help string, value func(store.WriteStats) float64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return value(s.WriteStats()) })
+	}
+	return []prometheus.Collector{
+		counter("tttbot_store_commits_total", "Transactions the store's writer committed, each one flush to disk, each covering every write that queued meanwhile.",
+			func(w store.WriteStats) float64 { return float64(w.Commits) }),
+		counter("tttbot_store_writes_total", "Writes (table saves, handled interactions, readiness probes) made durable by those commits.",
+			func(w store.WriteStats) float64 { return float64(w.Writes) }),
+		counter("tttbot_store_busy_seconds_total", "Time the store's writer spent running batches, statements and commit.",
+			func(w store.WriteStats) float64 { return w.Busy.Seconds() }),
+	}
 }
 
 // deduper remembers handled interaction IDs in the store, so a replayed or

@@ -328,6 +328,59 @@ func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 	}
 }
 
+// TestStoreMetrics: /metrics says how the store's group commit shares its
+// COMMITs, and the counts move with the moves.
+func TestStoreMetrics(t *testing.T) {
+	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"))
+	before := p.metrics(t)
+	if text, ok := p.command(t, chanA, userA, "new", map[string]any{"rows": 3, "columns": 3, "opponent": userB}); !ok {
+		t.Fatalf("new: %s", text)
+	}
+	for i, m := range []struct{ user, pos string }{{userA, "0,0"}, {userB, "1,1"}} {
+		if text, ok := p.command(t, chanA, m.user, "move", map[string]any{"position": m.pos}); !ok {
+			t.Fatalf("move %d: %s", i, text)
+		}
+	}
+	after := p.metrics(t)
+	commits := after["tttbot_store_commits_total"] - before["tttbot_store_commits_total"]
+	writes := after["tttbot_store_writes_total"] - before["tttbot_store_writes_total"]
+	// Three saves, one at a time: each its own COMMIT (a readiness probe may
+	// have shared one).
+	if commits < 1 || writes < 3 || writes < commits {
+		t.Errorf("after three saves: %v commits, %v writes (before %v, after %v)", commits, writes, before, after)
+	}
+	if after["tttbot_store_busy_seconds_total"] <= before["tttbot_store_busy_seconds_total"] {
+		t.Errorf("busy seconds did not grow: before %v, after %v", before, after)
+	}
+}
+
+// metrics reads the bot's tttbot_store_ counters from /metrics.
+func (p *proc) metrics(tb testing.TB) map[string]float64 {
+	tb.Helper()
+	resp, err := http.Get("http://" + p.addr + "/metrics")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok || !strings.HasPrefix(name, "tttbot_store_") {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			tb.Fatalf("%s: %v", sc.Text(), err)
+		}
+		out[name] = v
+	}
+	if len(out) != 3 {
+		tb.Fatalf("store metrics: %v, want commits, writes and busy seconds", out)
+	}
+	return out
+}
+
 // TestTwoProcessesOnePostgres runs two bot processes on one PostgreSQL
 // database and sends the same move to both at once: exactly one is accepted,
 // and both then show the same board.

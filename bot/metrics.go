@@ -59,6 +59,17 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// Register adds collectors from outside the bot to its metrics: main adds
+// the store's.
+func (m *Metrics) Register(cs ...prometheus.Collector) error {
+	for _, c := range cs {
+		if err := m.registry.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Handler serves the metrics in Prometheus' exposition format (GET /metrics).
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})

@@ -171,6 +171,7 @@ func (s *SQL) write() {
 // a pooled connection costs no request); a failed COMMIT is not retried,
 // since it may have landed.
 func (s *SQL) runBatch(batch []*writeOp) {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), batchWithin)
 	defer cancel()
 	// Rows are locked in one order, whichever replica writes: two batches on
@@ -187,6 +188,10 @@ func (s *SQL) runBatch(batch []*writeOp) {
 		_, err = s.commitBatch(ctx, batch, true)
 	}
 	s.health.record(err, batch)
+	s.busy.Add(int64(time.Since(start)))
+	if err == nil {
+		s.writes.Add(int64(len(batch)))
+	}
 	for _, op := range batch {
 		if err != nil {
 			op.out = writeResult{err: err}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tttbot/tttbot/table"
@@ -34,8 +33,8 @@ type SQL struct {
 	// The writer's own state.
 	pruned       time.Time       // the application's time of the last prune of handled interactions
 	beforeCommit func(items int) // tests: called before each COMMIT, in the writer
-	commits      atomic.Int64    // COMMITs of batches so far
 	health       health
+	writeCounters
 
 	stmts sync.Map // stmtKey → *sql.Stmt: prepared statements (prepared)
 }

@@ -79,6 +79,11 @@ func smoke(t *testing.T, cfg Config) *Report {
 			t.Errorf("%s: %d replies, %d refused, %d failed (%s)\nbot's log:\n%s", kind, len(p.Latencies), p.Refused, p.Failed, p.FirstError, log.Bytes())
 		}
 	}
+	// Every accepted action is a durable write: 24 of them, at least one
+	// COMMIT.
+	if b := rep.Pooled("bot").Batches; b.Commits < 1 || b.Writes < 2*12 || b.Busy <= 0 {
+		t.Errorf("the bot's store during the phase: %+v", b)
+	}
 	var out bytes.Buffer
 	rep.Print(&out)
 	if !bytes.Contains(out.Bytes(), []byte("ratio bot/bound")) || !bytes.Contains(out.Bytes(), []byte("ratio bot/durable")) {

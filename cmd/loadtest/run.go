@@ -170,7 +170,9 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 			profiled = make(chan error, 1)
 			go func() { profiled <- cpuProfile(ctx, pprofAddr, cfg.Phase-time.Second, cfg.CPUProfile) }()
 		}
+		stored := botMetrics(client, botAddr)
 		p := drive("bot", botAddr, cfg.Phase, cfg.Requests)
+		p.Batches = batches(stored, botMetrics(client, botAddr))
 		if profiled != nil {
 			if err := <-profiled; err != nil {
 				fmt.Fprintln(progress, "  cpu profile:", err)
@@ -596,7 +598,8 @@ type Phase struct {
 	Presses    int // moves that were button presses (-buttons)
 	Failed     int // not 200, or no answer
 	FirstError string
-	RSSKB      int // the bot's RSS at the phase's end (bot phases)
+	RSSKB      int     // the bot's RSS at the phase's end (bot phases)
+	Batches    Batches // the bot's store during the phase (bot phases)
 }
 
 // Throughput is replies a second.
@@ -607,6 +610,9 @@ func (p Phase) String() string {
 		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
 	if p.RSSKB > 0 {
 		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
+	}
+	if b := p.Batches.String(); b != "" {
+		s += "  " + b
 	}
 	if p.Refused+p.Failed > 0 {
 		s += fmt.Sprintf("  refused %d failed %d (first: %.200s)", p.Refused, p.Failed, p.FirstError)
@@ -634,25 +640,60 @@ type RSSSample struct {
 	HeapKB int
 }
 
-// heapInuseKB reads go_memstats_heap_inuse_bytes from the bot's /metrics;
-// 0 when unknown.
-func heapInuseKB(c *http.Client, addr string) int {
+// botMetrics reads the bot's /metrics: each sample without labels, by
+// name; nil when it cannot.
+func botMetrics(c *http.Client, addr string) map[string]float64 {
 	res, err := c.Get("http://" + addr + "/metrics")
 	if err != nil {
-		return 0
+		return nil
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	if err != nil {
-		return 0
+		return nil
 	}
+	out := map[string]float64{}
 	for line := range strings.SplitSeq(string(body), "\n") {
-		if v, ok := strings.CutPrefix(line, "go_memstats_heap_inuse_bytes "); ok {
-			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			return int(f / 1024)
+		name, value, ok := strings.Cut(line, " ")
+		if !ok || strings.HasPrefix(name, "#") || strings.Contains(name, "{") {
+			continue
+		}
+		if f, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil {
+			out[name] = f
 		}
 	}
-	return 0
+	return out
+}
+
+// heapInuseKB is go_memstats_heap_inuse_bytes from the bot's /metrics; 0
+// when unknown.
+func heapInuseKB(c *http.Client, addr string) int {
+	return int(botMetrics(c, addr)["go_memstats_heap_inuse_bytes"] / 1024)
+}
+
+// Batches is what the bot's store committed during a phase (its
+// tttbot_store_ counters): how its group commit shared COMMITs.
+type Batches struct {
+	Commits, Writes float64
+	Busy            time.Duration // the writer's time in batches
+}
+
+// batches is the change in the store's counters from before to after; zero
+// when the bot has none (the memory store) or they could not be read.
+func batches(before, after map[string]float64) Batches {
+	d := func(name string) float64 { return after[name] - before[name] }
+	if before == nil || after == nil {
+		return Batches{}
+	}
+	return Batches{Commits: d("tttbot_store_commits_total"), Writes: d("tttbot_store_writes_total"),
+		Busy: time.Duration(d("tttbot_store_busy_seconds_total") * float64(time.Second))}
+}
+
+func (b Batches) String() string {
+	if b.Commits <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f writes/commit, %.2fms a batch", b.Writes/b.Commits, ms(time.Duration(float64(b.Busy)/b.Commits)))
 }
 
 // Report is one run: the phases, and both kinds pooled.
@@ -677,6 +718,9 @@ func (r *Report) Pooled(kind string) Phase {
 			p.Failed += ph.Failed
 			p.Presses += ph.Presses
 			p.Moves += ph.Moves
+			p.Batches.Commits += ph.Batches.Commits
+			p.Batches.Writes += ph.Batches.Writes
+			p.Batches.Busy += ph.Batches.Busy
 		}
 	}
 	return p
