@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -206,6 +207,38 @@ type deduper interface {
 	FirstDelivery(ctx context.Context, interactionID string, now time.Time) (bool, error)
 }
 
+// TestPruneFindsOldIDsByKey: the prune of handled interactions reads the
+// primary key's range of old snowflakes, not the whole table, and nothing
+// indexes handled_at any more (it cost a write a move).
+func TestPruneFindsOldIDsByKey(t *testing.T) {
+	s := newSQLite(t)
+	var plan strings.Builder
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN DELETE FROM handled_interactions WHERE id < ? AND handled_at < ?`, snowflakeAt(at), sqliteStamp(at))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(detail + "\n")
+	}
+	if !strings.Contains(plan.String(), "USING PRIMARY KEY (id<?)") {
+		t.Errorf("the prune's plan:\n%s", plan.String())
+	}
+	var indexes int
+	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'handled_interactions' AND sql LIKE '%handled_at%'`).Scan(&indexes); err != nil || indexes != 0 {
+		t.Errorf("%d indexes on handled_at (%v)", indexes, err)
+	}
+	if got, want := snowflakeAt(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), "1574031694233600000"; got != want {
+		// 1795348800000 ms since 1970, 375278400000 since Discord's epoch, << 22.
+		t.Errorf("snowflakeAt = %s, want %s", got, want)
+	}
+}
+
 func TestFirstDelivery(t *testing.T) {
 	ctx := context.Background()
 	for _, be := range []struct {
@@ -218,17 +251,26 @@ func TestFirstDelivery(t *testing.T) {
 	} {
 		t.Run(be.name, func(t *testing.T) {
 			s := be.open(t)
+			// Interaction IDs are snowflakes of the time they were made,
+			// which is how old ones are found.
+			first, second, third := snowflakeAt(at), snowflakeAt(at.Add(time.Minute)), snowflakeAt(at.Add(25*time.Hour))
 			steps := []struct {
 				id   string
 				at   time.Time
 				want bool
 			}{
-				{"100", at, true},
-				{"100", at, false},                     // a retry
-				{"101", at.Add(time.Minute), true},     // another interaction
-				{"100", at.Add(23 * time.Hour), false}, // still remembered within the day
-				{"102", at.Add(25 * time.Hour), true},  // prunes 100 and 101
-				{"100", at.Add(25 * time.Hour), true},  // forgotten after a day
+				{first, at, true},
+				{first, at, false},                     // a retry
+				{second, at.Add(time.Minute), true},    // another interaction
+				{first, at.Add(23 * time.Hour), false}, // still remembered within the day
+				// An ID that sorts with the old ones but was handled
+				// within the day (no Discord ID does): kept by its time.
+				{"100", at.Add(24*time.Hour + time.Minute), true},
+				{third, at.Add(25 * time.Hour), true},  // prunes first and second
+				{first, at.Add(25 * time.Hour), true},  // forgotten after a day
+				{"100", at.Add(25 * time.Hour), false}, // not yet a day old
+				{second, at.Add(25 * time.Hour), true}, // forgotten too
+				{third, at.Add(25 * time.Hour), false}, // the new one stays
 			}
 			for i, st := range steps {
 				if got, err := s.FirstDelivery(ctx, st.id, st.at); err != nil || got != st.want {

@@ -4,12 +4,17 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot/table"
 )
+
+// firstID is an interaction ID (a snowflake) of 2026.
+const firstID = 1574031694233600000
 
 // BenchmarkDurableSaves measures what a move costs the store: concurrent
 // channels, each saving its table one version after another (every save a
@@ -57,6 +62,7 @@ func BenchmarkDurableSaves(b *testing.B) {
 					}()
 				}
 				warm.Wait()
+				var ids atomic.Uint64
 				commits := s.commits.Load()
 				b.ResetTimer()
 				start := time.Now()
@@ -68,7 +74,9 @@ func BenchmarkDurableSaves(b *testing.B) {
 						defer wg.Done()
 						ch := fmt.Sprintf("bench-%d", c)
 						for range per {
-							v, ok, err := s.SaveTable(ctx, table.Save{Channel: ch, Guild: "g", Data: data, Version: versions[c], Now: at})
+							// Every save answers an interaction, whose ID it records.
+							id := strconv.FormatUint(firstID+ids.Add(1), 10)
+							v, ok, err := s.SaveTable(ctx, table.Save{Channel: ch, Guild: "g", Data: data, Version: versions[c], Now: at, Delivery: id})
 							if err != nil || !ok {
 								b.Errorf("save %s v%d: %v %v", ch, versions[c], ok, err)
 								return
