@@ -10,7 +10,7 @@ import (
 // wireInteraction is the part of Discord's interaction object that the bot
 // reads (bot.parseInteraction, the callback and the clock), as it comes
 // over the wire. The rest (the member's roles and join date, the channel,
-// the whole message a button sits on, entitlements) is skipped, not
+// all but the ID of the message a button sits on, entitlements) is skipped, not
 // decoded: decoding it was most of the cost of reading a request, which
 // under load (cmd/loadtest's profile) was an eighth of the bot's CPU, and a
 // button's message, with its board and buttons, is the biggest part of a
@@ -30,7 +30,12 @@ type wireInteraction struct {
 		User        *wireUser `json:"user"`
 		Permissions int64     `json:"permissions,string"`
 	} `json:"member"`
-	User *wireUser       `json:"user"`
+	User *wireUser `json:"user"`
+	// Message is the message a pressed button sits on: only its ID, which
+	// a move clock's edit needs (bot's showing).
+	Message *struct {
+		ID string `json:"id"`
+	} `json:"message"`
 	Data json.RawMessage `json:"data"`
 }
 
@@ -58,6 +63,9 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	}
 	if w.User != nil {
 		i.User = &discordgo.User{ID: w.User.ID}
+	}
+	if w.Message != nil {
+		i.Message = &discordgo.Message{ID: w.Message.ID}
 	}
 	var err error
 	switch w.Type {

@@ -18,6 +18,8 @@ type read struct {
 	HasGuildLocale, HasMember            bool
 	MemberUser, User                     string
 	HasMemberUser, HasUser               bool
+	HasMessage                           bool
+	Message                              string // its ID
 	Permissions                          int64
 	Data                                 discordgo.InteractionData
 }
@@ -35,6 +37,9 @@ func readOf(i *discordgo.Interaction) read {
 	}
 	if i.User != nil {
 		r.HasUser, r.User = true, i.User.ID
+	}
+	if i.Message != nil {
+		r.HasMessage, r.Message = true, i.Message.ID
 	}
 	return r
 }
