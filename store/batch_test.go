@@ -233,8 +233,9 @@ func TestPruneFindsOldIDsByKey(t *testing.T) {
 	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'handled_interactions' AND sql LIKE '%handled_at%'`).Scan(&indexes); err != nil || indexes != 0 {
 		t.Errorf("%d indexes on handled_at (%v)", indexes, err)
 	}
+	// 2026-11-22T12:00Z is 1795348800000 ms since 1970, 375278400000 since
+	// Discord's epoch; shifted left by 22 bits, 1574031694233600000.
 	if got, want := snowflakeAt(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)), "1574031694233600000"; got != want {
-		// 1795348800000 ms since 1970, 375278400000 since Discord's epoch, << 22.
 		t.Errorf("snowflakeAt = %s, want %s", got, want)
 	}
 }
