@@ -798,38 +798,98 @@ func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finis
 	}
 }
 
-// TestPostgresPlansForTheTablesAsTheyAre: both pools plan every run of a
-// prepared statement afresh (see openPostgres), unless the URL says
-// otherwise: a generic plan kept from when the tables were empty scanned
-// them whole once they had grown.
-func TestPostgresPlansForTheTablesAsTheyAre(t *testing.T) {
+// TestPostgresPlans: the read pool plans every run for the tables as they
+// are; the writer keeps generic plans with seq scans off; a URL that sets
+// either keeps its own, and then the writer plans as the read pool does.
+func TestPostgresPlans(t *testing.T) {
 	ctx := context.Background()
-	s := postgresReplicas(t, 1)[0]
-	mode := func(q interface {
+	show := func(q interface {
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 	}) string {
-		var v string
-		if err := q.QueryRowContext(ctx, "SHOW plan_cache_mode").Scan(&v); err != nil {
+		var mode, scans string
+		if err := q.QueryRowContext(ctx, "SELECT current_setting('plan_cache_mode'), current_setting('enable_seqscan')").Scan(&mode, &scans); err != nil {
 			t.Fatal(err)
 		}
-		return v
+		return mode + " seqscan=" + scans
 	}
-	if got := mode(s.db); got != "force_custom_plan" {
-		t.Errorf("read pool: plan_cache_mode %s, want force_custom_plan", got)
+	writer := func(s *SQL) string {
+		var got string
+		if err := s.inBatch(ctx, func(ctx context.Context, tx *sql.Tx) error { got = show(tx); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	var wrote string
-	if err := s.inBatch(ctx, func(ctx context.Context, tx *sql.Tx) error { wrote = mode(tx); return nil }); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name, query, reads, writes string
+	}{
+		{"defaults", "", "force_custom_plan seqscan=on", "force_generic_plan seqscan=off"},
+		{"URL sets plan_cache_mode", "&plan_cache_mode=auto", "auto seqscan=on", "auto seqscan=on"},
+		{"URL sets enable_seqscan", "&enable_seqscan=off", "force_custom_plan seqscan=off", "force_custom_plan seqscan=off"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := OpenPostgres(ctx, storetest.PostgresURL(t)+tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := show(s.db); got != tc.reads {
+				t.Errorf("read pool: %s, want %s", got, tc.reads)
+			}
+			if got := writer(s); got != tc.writes {
+				t.Errorf("writer: %s, want %s", got, tc.writes)
+			}
+		})
 	}
-	if wrote != "force_custom_plan" {
-		t.Errorf("writer: plan_cache_mode %s, want force_custom_plan", wrote)
-	}
-	own, err := OpenPostgres(ctx, storetest.PostgresURL(t)+"&plan_cache_mode=auto")
+}
+
+// TestPostgresWriterPlanWalksKeys: the writer's generic plan for the batch
+// statement, made while the tables are empty, still finds rows by key once
+// they hold thousands: no sequential scan of a table the bot grows.
+func TestPostgresWriterPlanWalksKeys(t *testing.T) {
+	ctx := context.Background()
+	s := postgresReplicas(t, 1)[0]
+	conn, err := s.wdb.Conn(ctx) // the writer is idle: its one connection
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer own.Close()
-	if got := mode(own.db); got != "auto" {
-		t.Errorf("URL with plan_cache_mode=auto: %s", got)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PREPARE walk AS "+batchStatement); err != nil {
+		t.Fatal(err)
+	}
+	const args = `('{c1}', '{g}', '{"\\x00"}', '{1}', '{2026-11-25T00:00:00Z}', '{d1}', '{NULL}', '{f1}', '{2026-11-25T00:00:00Z}')`
+	// Run it on the empty tables (a generic plan is made at once), then
+	// grow them as a long-running bot does, with no ANALYZE.
+	if _, err := conn.ExecContext(ctx, "EXECUTE walk"+args); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO channel_tables (channel, guild, data, version, updated_at) SELECT 'c' || n, 'g', '\x00', 1, now() FROM generate_series(2, 20000) n`,
+		`INSERT INTO handled_interactions (id, handled_at) SELECT 'd' || n, now() FROM generate_series(2, 50000) n`,
+		`INSERT INTO clock_deadlines (channel, due_at) SELECT 'c' || n, now() FROM generate_series(2, 20000) n`,
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE walk"+args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"channel_tables", "handled_interactions", "clock_deadlines"} {
+		if strings.Contains(plan.String(), "Seq Scan on "+table) {
+			t.Errorf("the writer's plan scans %s whole:\n%s", table, plan.String())
+		}
 	}
 }
