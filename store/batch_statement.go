@@ -122,6 +122,16 @@ type querier interface {
 // delivery's first or not. Autocommitted on a connection, it is the whole
 // batch; inside a transaction, the saves' part of it (saveMany).
 func runStatement(ctx context.Context, q querier, ops []*writeOp) error {
+	rows, err := q.QueryContext(ctx, batchStatement, statementArgs(ops)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return answerStatement(rows, ops)
+}
+
+// statementArgs are batchStatement's arguments for ops.
+func statementArgs(ops []*writeOp) []any {
 	var (
 		channels, guilds, deliveries []string
 		datas                        [][]byte
@@ -151,11 +161,11 @@ func runStatement(ctx context.Context, q querier, ops []*writeOp) error {
 		}
 		deadlines = append(deadlines, due)
 	}
-	rows, err := q.QueryContext(ctx, batchStatement, channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+	return []any{channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts}
+}
+
+// answerStatement reads batchStatement's rows and sets each op's answer.
+func answerStatement(rows rowScanner, ops []*writeOp) error {
 	got := map[string]map[string]bool{"dup": {}, "won": {}, "first": {}}
 	for rows.Next() {
 		var kind, key string

@@ -42,12 +42,34 @@ func (s *SQL) recordResults(ctx context.Context, tx *sql.Tx, saves []table.Save)
 
 // insertResult writes r and its players.
 func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *table.Result) error {
-	record, err := r.Record.MarshalText()
+	args, err := s.resultArgs(now, r)
 	if err != nil {
 		return err
 	}
-	args := []any{r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
-		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String()}
+	if s.d.unnest {
+		_, err := s.execTx(ctx, tx, qInsertResultWithPlayers, args...)
+		return err
+	}
+	var id int64
+	if err := s.queryRowTx(ctx, tx, qInsertResult, args[:12]...).Scan(&id); err != nil {
+		return err
+	}
+	players, seats, outcomes, finishes, places := args[12].([]string), args[13].([]int64), args[14].([]string), args[15].([]string), args[16].([]int64)
+	for i := range players {
+		if _, err := s.execTx(ctx, tx, qInsertResultPlayer, id, r.Scope, players[i], seats[i], outcomes[i], finishes[i], places[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resultArgs are qInsertResultWithPlayers' arguments for r (the first
+// twelve are qInsertResult's).
+func (s *SQL) resultArgs(now time.Time, r *table.Result) ([]any, error) {
+	record, err := r.Record.MarshalText()
+	if err != nil {
+		return nil, err
+	}
 	n := len(r.Players)
 	players, outcomes, finishes := make([]string, n), make([]string, n), make([]string, n)
 	seats, places := make([]int64, n), make([]int64, n)
@@ -57,20 +79,9 @@ func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *ta
 			places[i] = int64(r.Places[i])
 		}
 	}
-	if s.d.unnest {
-		_, err := s.execTx(ctx, tx, qInsertResultWithPlayers, append(args, players, seats, outcomes, finishes, places)...)
-		return err
-	}
-	var id int64
-	if err := s.queryRowTx(ctx, tx, qInsertResult, args...).Scan(&id); err != nil {
-		return err
-	}
-	for i := range players {
-		if _, err := s.execTx(ctx, tx, qInsertResultPlayer, id, r.Scope, players[i], seats[i], outcomes[i], finishes[i], places[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return []any{r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
+		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String(),
+		players, seats, outcomes, finishes, places}, nil
 }
 
 // compare orders rating rows bytewise by scope, kind, player: the order
@@ -87,6 +98,23 @@ func (k ratingKey) compare(o ratingKey) int {
 // deadlock over them, and a concurrent game of the same player waits
 // instead of losing this update.
 func (s *SQL) rate(ctx context.Context, tx *sql.Tx, rs []*table.Result) error {
+	keys := ratingKeys(rs)
+	if len(keys) == 0 {
+		return nil
+	}
+	cur, err := s.lockRatings(ctx, tx, keys)
+	if err != nil {
+		return err
+	}
+	if err := rateGames(cur, rs); err != nil {
+		return err
+	}
+	return s.writeRatings(ctx, tx, keys, cur)
+}
+
+// ratingKeys lists the rating rows rs's rated games move, in the order
+// they are locked.
+func ratingKeys(rs []*table.Result) []ratingKey {
 	seen := map[ratingKey]bool{}
 	var keys []ratingKey
 	for _, r := range rs {
@@ -103,14 +131,13 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, rs []*table.Result) error {
 			}
 		}
 	}
-	if len(keys) == 0 {
-		return nil
-	}
 	slices.SortFunc(keys, ratingKey.compare)
-	cur, err := s.lockRatings(ctx, tx, keys)
-	if err != nil {
-		return err
-	}
+	return keys
+}
+
+// rateGames moves the standings in cur (which holds every key of
+// ratingKeys(rs)) by rs's rated games, one after another.
+func rateGames(cur map[ratingKey]table.Standing, rs []*table.Result) error {
 	for _, r := range rs {
 		if !r.Rated() {
 			continue
@@ -129,18 +156,15 @@ func (s *SQL) rate(ctx context.Context, tx *sql.Tx, rs []*table.Result) error {
 			}
 		}
 	}
-	return s.writeRatings(ctx, tx, keys, cur)
+	return nil
 }
 
 // lockRatings creates the rating rows of keys (sorted) that do not exist
 // yet and reads them all, locked until COMMIT.
 func (s *SQL) lockRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey) (map[ratingKey]table.Standing, error) {
-	cur := make(map[ratingKey]table.Standing, len(keys))
-	fresh := make([]table.Standing, len(keys))
-	for i, k := range keys {
-		fresh[i] = table.NewStanding(k.scope, k.kind, k.player)
-	}
+	fresh := freshStandings(keys)
 	if !s.d.unnest {
+		cur := make(map[ratingKey]table.Standing, len(keys))
 		for i, k := range keys {
 			if _, err := s.execTx(ctx, tx, qNewRating, k.scope, k.kind.String(), k.player, fresh[i].Rating.Mu, fresh[i].Rating.Sigma); err != nil {
 				return nil, err
@@ -153,20 +177,51 @@ func (s *SQL) lockRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey) (ma
 		}
 		return cur, nil
 	}
+	newArgs, lockArgs := ratingArgs(keys, fresh)
+	if _, err := s.execTx(ctx, tx, qNewRatings, newArgs...); err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, qLockRatings, lockArgs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return readRatings(rows, keys, fresh)
+}
+
+// freshStandings are keys' standings before any game.
+func freshStandings(keys []ratingKey) []table.Standing {
+	fresh := make([]table.Standing, len(keys))
+	for i, k := range keys {
+		fresh[i] = table.NewStanding(k.scope, k.kind, k.player)
+	}
+	return fresh
+}
+
+// ratingArgs are qNewRatings' arguments (keys with their fresh standings)
+// and qLockRatings'.
+func ratingArgs(keys []ratingKey, fresh []table.Standing) (newArgs, lockArgs []any) {
 	scopes, kinds, players := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
 	mus, sigmas := make([]float64, len(keys)), make([]float64, len(keys))
 	for i, k := range keys {
 		scopes[i], kinds[i], players[i] = k.scope, k.kind.String(), k.player
 		mus[i], sigmas[i] = fresh[i].Rating.Mu, fresh[i].Rating.Sigma
 	}
-	if _, err := s.execTx(ctx, tx, qNewRatings, scopes, kinds, players, mus, sigmas); err != nil {
-		return nil, err
-	}
-	rows, err := tx.QueryContext(ctx, qLockRatings, scopes, kinds, players)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	return []any{scopes, kinds, players, mus, sigmas}, []any{scopes, kinds, players}
+}
+
+// rowScanner is the part of a result set the store reads: database/sql's
+// rows or pgx's.
+type rowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readRatings reads qLockRatings' rows: one for each of keys, whose
+// standings are fresh but for the rating and games read.
+func readRatings(rows rowScanner, keys []ratingKey, fresh []table.Standing) (map[ratingKey]table.Standing, error) {
+	cur := make(map[ratingKey]table.Standing, len(keys))
 	byKey := make(map[ratingKey]int, len(keys))
 	for i, k := range keys {
 		byKey[k] = i
@@ -208,6 +263,12 @@ func (s *SQL) writeRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey, cu
 		}
 		return nil
 	}
+	_, err := s.execTx(ctx, tx, qUpdateRatings, updateArgs(keys, cur)...)
+	return err
+}
+
+// updateArgs are qUpdateRatings' arguments: keys' standings in cur.
+func updateArgs(keys []ratingKey, cur map[ratingKey]table.Standing) []any {
 	n := len(keys)
 	scopes, kinds, players := make([]string, n), make([]string, n), make([]string, n)
 	mus, sigmas, games := make([]float64, n), make([]float64, n), make([]int64, n)
@@ -216,8 +277,7 @@ func (s *SQL) writeRatings(ctx context.Context, tx *sql.Tx, keys []ratingKey, cu
 		scopes[i], kinds[i], players[i] = k.scope, k.kind.String(), k.player
 		mus[i], sigmas[i], games[i] = st.Rating.Mu, st.Rating.Sigma, int64(st.Games)
 	}
-	_, err := s.execTx(ctx, tx, qUpdateRatings, scopes, kinds, players, mus, sigmas, games)
-	return err
+	return []any{scopes, kinds, players, mus, sigmas, games}
 }
 
 const tallyColumns = `player,
