@@ -448,8 +448,10 @@ func (s *SQL) forgetDeliveries(ctx context.Context, tx *sql.Tx, ids []string) er
 // transaction: on PostgreSQL, round trips on the one write connection are
 // what a batch costs besides its COMMIT, and one save the ordinary way
 // takes three (its delivery, its swap, its deadline). It is the path of a
-// batch batchStatement cannot commit alone: one with a finished game, whose
-// result and ratings the caller writes next in the same transaction.
+// batch with a finished game that also holds what batchStatement does not
+// take (a new channel, another kind of write); the caller writes the
+// results and ratings next in the same transaction. A batch of moves alone,
+// finished games or not, takes the pipeline (pipeline.go).
 //
 // Inserts (version 0), a channel's second save in the batch, and a save
 // whose interaction ID an earlier save of the batch carries go the ordinary

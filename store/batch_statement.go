@@ -16,9 +16,10 @@ import (
 // measured under cmd/loadtest, against ~1 ms for the COMMIT's flush), and
 // a batch of moves took seven of them: BEGIN, the deliveries, the
 // compare-and-swaps, the deadlines, COMMIT. When a batch holds only moves
-// (updates of distinct channels, no finished game) and first deliveries,
-// batchStatement does all of it in one statement, outside any explicit
-// transaction: one round trip, one commit, one flush.
+// (updates of distinct channels) and first deliveries, batchStatement does
+// all of it in one statement, outside any explicit transaction: one round
+// trip, one commit, one flush. When games finish in it, their results and
+// ratings make it a transaction of two round trips (pipeline.go).
 //
 // The statement swaps first and records deliveries only for the swaps that
 // won, so a lost swap leaves nothing to take back:
@@ -68,8 +69,9 @@ UNION ALL SELECT 'won', channel FROM swapped
 UNION ALL SELECT 'first', id FROM firsts`
 
 // oneStatement reports whether batch fits batchStatement: only updates of
-// distinct channels without a result (whose rows and ratings take several
-// statements) and deliveries, every interaction ID once, and no prune due.
+// distinct channels and deliveries, every interaction ID once, and no prune
+// due. A batch in which games finish fits too, but takes a transaction
+// around it for the results and ratings (pipeline.go).
 func (s *SQL) oneStatement(batch []*writeOp) bool {
 	if !s.d.unnest {
 		return false
@@ -80,7 +82,7 @@ func (s *SQL) oneStatement(batch []*writeOp) bool {
 	for _, op := range batch {
 		switch {
 		case op.kind == opDelivery:
-		case op.kind == opSave && op.save.Version > 0 && op.save.Result == nil && !channels[op.save.Channel]:
+		case op.kind == opSave && op.save.Version > 0 && !channels[op.save.Channel]:
 			channels[op.save.Channel] = true
 		default:
 			return false
@@ -98,9 +100,13 @@ func (s *SQL) oneStatement(batch []*writeOp) bool {
 	return newest.IsZero() || newest.Sub(s.pruned) <= pruneEvery
 }
 
-// commitStatement runs batch as batchStatement on conn and sets each op's
-// answer. sent is false when nothing of it committed (see unsent).
+// commitStatement runs batch as batchStatement on conn, alone or (with
+// finished games) in a pipelined transaction, and sets each op's answer.
+// sent is false when nothing of it committed (see unsent).
 func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writeOp) (sent bool, err error) {
+	if hasResults(batch) {
+		return s.commitPipelined(ctx, conn, batch)
+	}
 	if s.beforeCommit != nil {
 		s.beforeCommit(len(batch))
 	}

@@ -679,9 +679,11 @@ func TestBatchedUpdates(t *testing.T) {
 // own outcome in one COMMIT: a won move with a clock, a won move that
 // stops its clock, a stale version (whose interaction stays unrecorded, so
 // a later delivery of it is not taken for a duplicate), a duplicate, and
-// first and repeated deliveries. With a finished game in it the batch is
-// a transaction (its result and ratings take more statements), and the
-// moves in it must be answered the same.
+// first and repeated deliveries. With finished games in it the batch is
+// a transaction (their results and ratings take more statements; on
+// PostgreSQL two pipelined round trips, pipeline.go), the moves in it must
+// be answered the same, the game whose swap won must be recorded and rated
+// once, and the one whose swap lost not at all.
 func TestBatchOfMoves(t *testing.T) {
 	for _, o := range sqlOpeners {
 		for _, finished := range []bool{false, true} {
@@ -708,7 +710,7 @@ func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finis
 		}
 	})
 	due := at.Add(time.Minute)
-	for i := range 5 {
+	for i := range 6 {
 		if _, ok, err := s.SaveTable(ctx, table.Save{Channel: fmt.Sprint("m", i), Guild: "g", Data: []byte("0"), Now: at}); !ok || err != nil {
 			t.Fatal(ok, err)
 		}
@@ -740,9 +742,11 @@ func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finis
 	}
 	want := []answer{{2, true, nil}, {3, true, nil}, {0, false, nil}, {0, false, table.ErrDuplicate}}
 	if finished {
-		r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Rules: game.Classic(), Moves: 5}
-		saves = append(saves, table.Save{Channel: "m4", Version: 1, Delivery: "i4", Result: &r})
-		want = append(want, answer{2, true, nil})
+		r := table.Result{Scope: "g", Players: []string{"ann", "ben"}, Winner: 0, Places: []int{0, 1}, Rules: game.Classic(), Moves: 5}
+		stale := table.Result{Scope: "g", Players: []string{"ann", "cat"}, Winner: 1, Places: []int{1, 0}, Rules: game.Classic(), Moves: 5}
+		saves = append(saves, table.Save{Channel: "m4", Version: 1, Delivery: "i4", Result: &r},
+			table.Save{Channel: "m5", Version: 4, Delivery: "i5", Result: &stale})
+		want = append(want, answer{2, true, nil}, answer{0, false, nil})
 	}
 	answers := make([]answer, len(saves))
 	firsts := make([]bool, 2)
@@ -780,10 +784,28 @@ func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finis
 	if n := s.commits.Load() - commits; n != 2 {
 		t.Errorf("%d COMMITs for the held save and the batch, want 2", n)
 	}
-	if ann, err := s.Tally(ctx, "g", "ann"); err != nil || ann.Wins != map[bool]int{true: 1}[finished] {
+	if ann, err := s.Tally(ctx, "g", "ann"); err != nil || ann.Wins != map[bool]int{true: 1}[finished] || ann.Losses != 0 {
 		t.Errorf("the finished game's winner: %+v %v", ann, err)
 	}
-	for id, want := range map[string]bool{"i0": true, "i1": true, "i2": false, "fresh": true, "i4": finished} {
+	if cat, err := s.Tally(ctx, "g", "cat"); err != nil || cat.Wins != 0 {
+		t.Errorf("the game whose swap lost was recorded: %+v %v", cat, err)
+	}
+	if finished {
+		for player, games := range map[string]int{"ann": 1, "ben": 1, "cat": 0} {
+			rs, err := s.Ratings(ctx, "g", player)
+			if err != nil {
+				t.Fatal(err)
+			}
+			played := 0
+			for _, r := range rs {
+				played += r.Games
+			}
+			if played != games {
+				t.Errorf("%s rated for %d games, want %d: %+v", player, played, games, rs)
+			}
+		}
+	}
+	for id, want := range map[string]bool{"i0": true, "i1": true, "i2": false, "fresh": true, "i4": finished, "i5": false} {
 		if got, err := s.Handled(ctx, id); got != want || err != nil {
 			t.Errorf("interaction %s handled: %v %v, want %v", id, got, err, want)
 		}

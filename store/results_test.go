@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -340,5 +341,65 @@ func TestBatchedResults(t *testing.T) {
 				t.Errorf("dan played one recorded game, tally %+v %v", dan, err)
 			}
 		})
+	}
+}
+
+// TestPipelinedResultFailsAlone (PostgreSQL): when a finished game's
+// result is refused in the batch's second round trip (a token PostgreSQL
+// cannot store as text), nothing of that pipeline commits; the batch runs
+// again with a savepoint an op, and only that game's save fails: the other
+// game is recorded and rated, the moves beside it saved.
+func TestPipelinedResultFailsAlone(t *testing.T) {
+	ctx := context.Background()
+	s, release, held := holdingCommit(t, sqlOpeners[1].open, "p", 3, "g")
+	good := finished(t, "g", "p0", classic, []string{"ann", "ben"}, classicWin)
+	bad := finished(t, "g", "p1", classic, []string{"cat", "dan"}, classicWin)
+	bad.Tokens = []string{"X\x00", "O"}
+	saves := []table.Save{
+		{Channel: "p0", Result: good},
+		{Channel: "p1", Result: bad},
+		{Channel: "p2"},
+	}
+	errs := make([]error, len(saves))
+	var wg sync.WaitGroup
+	for i, sv := range saves {
+		wg.Go(func() {
+			sv.Guild, sv.Data, sv.Version, sv.Now = "g", []byte("1"), 1, at
+			var ok bool
+			_, ok, errs[i] = s.SaveTable(ctx, sv)
+			if errs[i] == nil && !ok {
+				errs[i] = errors.New("lost its swap")
+			}
+		})
+	}
+	waitQueued(t, s, len(saves))
+	close(release)
+	wg.Wait()
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	if errs[0] != nil || errs[2] != nil {
+		t.Errorf("the saves beside the refused result: %v, %v", errs[0], errs[2])
+	}
+	if errs[1] == nil {
+		t.Error("the save whose result was refused succeeded")
+	}
+	for ch, want := range map[string]int64{"p0": 2, "p1": 1, "p2": 2} {
+		if _, v, _, err := s.LoadTable(ctx, ch); v != want || err != nil {
+			t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
+		}
+	}
+	for p, games := range map[string]int{"ann": 1, "cat": 0} {
+		rs, err := s.Ratings(ctx, "g", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		played := 0
+		for _, r := range rs {
+			played += r.Games
+		}
+		if played != games {
+			t.Errorf("%s rated for %d games, want %d", p, played, games)
+		}
 	}
 }
