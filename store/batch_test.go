@@ -791,19 +791,7 @@ func testBatchOfMoves(t *testing.T, open func(testing.TB, func(int)) *SQL, finis
 		t.Errorf("the game whose swap lost was recorded: %+v %v", cat, err)
 	}
 	if finished {
-		for player, games := range map[string]int{"ann": 1, "ben": 1, "cat": 0} {
-			rs, err := s.Ratings(ctx, "g", player)
-			if err != nil {
-				t.Fatal(err)
-			}
-			played := 0
-			for _, r := range rs {
-				played += r.Games
-			}
-			if played != games {
-				t.Errorf("%s rated for %d games, want %d: %+v", player, played, games, rs)
-			}
-		}
+		checkRated(t, s, "g", map[string]int{"ann": 1, "ben": 1, "cat": 0})
 	}
 	for id, want := range map[string]bool{"i0": true, "i1": true, "i2": false, "fresh": true, "i4": finished, "i5": false} {
 		if got, err := s.Handled(ctx, id); got != want || err != nil {

@@ -389,8 +389,15 @@ func TestPipelinedResultFailsAlone(t *testing.T) {
 			t.Errorf("%s: v%d %v, want v%d", ch, v, err, want)
 		}
 	}
-	for p, games := range map[string]int{"ann": 1, "cat": 0} {
-		rs, err := s.Ratings(ctx, "g", p)
+	checkRated(t, s, "g", map[string]int{"ann": 1, "cat": 0})
+}
+
+// checkRated checks that each player's ratings in scope, of every kind,
+// count the games given.
+func checkRated(t *testing.T, s *SQL, scope string, games map[string]int) {
+	t.Helper()
+	for player, want := range games {
+		rs, err := s.Ratings(context.Background(), scope, player)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,8 +405,8 @@ func TestPipelinedResultFailsAlone(t *testing.T) {
 		for _, r := range rs {
 			played += r.Games
 		}
-		if played != games {
-			t.Errorf("%s rated for %d games, want %d", p, played, games)
+		if played != want {
+			t.Errorf("%s rated for %d games, want %d: %+v", player, played, want, rs)
 		}
 	}
 }
