@@ -105,6 +105,16 @@ func (s *search) choose() (game.Coord, Stats) {
 			return s.coord(c), Stats{Depth: 1}
 		}
 	}
+	// Under gravity with three or more players, the end is solved when it
+	// is near (endgame.go); the search below chooses among its best moves.
+	if s.opt.Level == Hard && s.pos.gravity && s.many && len(s.pos.cell)-s.pos.filled <= endgameCells {
+		if keep, ok := s.endgame(moves); ok {
+			if len(keep) == 1 {
+				return s.coord(keep[0]), Stats{Nodes: s.nodes}
+			}
+			moves = keep
+		}
+	}
 	crowded := s.opt.Level == Hard && s.active() >= crowdPlayers
 	if s.opt.Level == Hard && !crowded {
 		// With three players the others both move before s.me again:

@@ -3,7 +3,9 @@ package ai
 import (
 	"context"
 	"flag"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -338,5 +340,41 @@ func TestHardForksWithFourPlayers(t *testing.T) {
 		if _, two := newPosition(after).gain(0); !two {
 			t.Errorf("seed %d: Hard played %v, which leaves X one winning cell or none", seed, c)
 		}
+	}
+}
+
+// TestHardSolvesGravityEndgames: near the end of a three-player gravity
+// game, who must play under whose winning cell depends on how many cells
+// are left. Hard solves the rest of the game (every player playing for
+// itself) and plays the one move that wins, or the one that holds the
+// draw. Medium's two plies play another in both, and so did Hard before it
+// solved endgames (positions found by that search over random games).
+func TestHardSolvesGravityEndgames(t *testing.T) {
+	r := game.Rules{Rows: 5, Cols: 6, Win: 4, Gravity: true, Players: 3}
+	for _, tc := range []struct {
+		name  string
+		moves string
+		want  game.Coord
+	}{
+		{"wins", "4,2 4,0 3,0 4,1 4,3 2,0 4,4 3,3 3,1 2,1 1,1 2,3 1,3 0,3 3,4 2,4 1,4 3,2 1,0 2,2", game.Coord{Row: 1, Col: 2}},
+		{"draws", "4,5 4,3 4,2 4,1 3,5 4,0 3,2 3,3 3,0 2,2 2,0 1,2 2,3 1,3 3,1 0,2 1,0 2,1 0,3 1,1", game.Coord{Row: 2, Col: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGame(t, r)
+			for _, m := range strings.Fields(tc.moves) {
+				var c game.Coord
+				if _, err := fmt.Sscanf(m, "%d,%d", &c.Row, &c.Col); err != nil {
+					t.Fatal(err)
+				}
+				play(t, g, c)
+			}
+			c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c != tc.want {
+				t.Errorf("Hard played %v; only %v %s", c, tc.want, tc.name)
+			}
+		})
 	}
 }
