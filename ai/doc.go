@@ -34,11 +34,13 @@
 // opponent. With four or more players every such search measured weaker
 // than Medium's, so Hard plays Medium's two-ply search and, when it can,
 // a fork: two winning cells, which the one player who would block cannot
-// both block. Under gravity with three or more players, once 12 cells or
-// fewer are left (and the budget allows), Hard first solves the rest of
-// the game, every player playing for itself (max^n), and keeps the moves
-// best for it there: near a full board, who must play under whose winning
-// cell is a matter of counting. Leaves are scored by open k-windows:
+// both block; with five or more, when it has no fork to make, the move
+// that leaves it the most forks (two at least) for its next turn. Under
+// gravity with three or more players, once 12 cells or fewer are left
+// (and the budget allows), Hard first solves the rest of the game, every
+// player playing for itself (max^n), and keeps the moves best for it
+// there: near a full board, who must play under whose winning cell is a
+// matter of counting. Leaves are scored by open k-windows:
 // every line of k cells that only one player occupies counts for that
 // player, steeply more the fuller it is, which is what makes threats and
 // blocks visible on boards too big to search; a player to move with a

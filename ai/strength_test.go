@@ -378,3 +378,40 @@ func TestHardSolvesGravityEndgames(t *testing.T) {
 		})
 	}
 }
+
+// TestHardPreparesForksWithSixPlayers: with five opponents, only the one
+// before Hard blocks its wins, so a fork wins; with none to make, Hard
+// plays the move after which it has the most (two at least) to choose
+// from next turn. Medium's search plays elsewhere in both positions
+// (found by that search over games of Medium's).
+func TestHardPreparesForksWithSixPlayers(t *testing.T) {
+	r := game.Rules{Rows: 12, Cols: 12, Win: 4, Players: 6}
+	for _, moves := range []string{
+		"7,5 7,6 4,4 6,5 6,7 6,4 6,6 5,7 3,5 5,6 4,7 8,4 5,3 2,6 7,4 3,6 4,8 7,3",
+		"6,5 4,6 4,5 7,6 5,7 6,7 7,4 3,6 5,6 4,8 8,3 6,3",
+	} {
+		g := newGame(t, r)
+		for _, m := range strings.Fields(moves) {
+			var c game.Coord
+			if _, err := fmt.Sscanf(m, "%d,%d", &c.Row, &c.Col); err != nil {
+				t.Fatal(err)
+			}
+			play(t, g, c)
+		}
+		for seed := range uint64(3) {
+			c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := g.Clone()
+			if _, err := after.Play(after.Turn(), c); err != nil {
+				t.Fatal(err)
+			}
+			s := newSearch(context.Background(), after, Options{Level: Hard})
+			s.me = g.Turn()
+			if n := len(s.forks(s.candidates(s.me, -1))); n < 2 {
+				t.Errorf("after %s, seed %d: Hard played %v, which leaves %d forks to make", moves, seed, c, n)
+			}
+		}
+	}
+}
