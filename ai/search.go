@@ -252,13 +252,20 @@ func (s *search) forks(moves []int) []int {
 
 // forkReady lists the moves among moves after which s.me could make the
 // most forks on its next move: none unless that is two or more, since an
-// opponent's stone may take one away meanwhile.
+// opponent's stone may take one away meanwhile. It looks at the first
+// beamRoot moves and, after each, the first beamRoot candidates (both
+// ranked by threat): on big boards with long runs counting every pair
+// took seconds.
 func (s *search) forkReady(moves []int) []int {
 	var out []int
 	most := 0
-	for _, c := range moves {
+	for _, c := range moves[:min(len(moves), beamRoot)] {
+		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+			return nil
+		}
 		s.pos.set(c, s.me)
-		n := len(s.forks(s.candidates(s.me, -1)))
+		next := s.candidates(s.me, -1)
+		n := len(s.forks(next[:min(len(next), beamRoot)]))
 		s.pos.unset(c)
 		switch {
 		case n > most:
