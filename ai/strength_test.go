@@ -329,14 +329,7 @@ func TestHardForksWithFourPlayers(t *testing.T) {
 	// X: two on row 5; the others in the corners and edges, far off.
 	play(t, g, at(5, 3), at(0, 0), at(0, 9), at(9, 0), at(5, 4), at(9, 9), at(0, 5), at(9, 5))
 	for seed := range uint64(4) {
-		c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		after := g.Clone()
-		if _, err := after.Play(after.Turn(), c); err != nil {
-			t.Fatal(err)
-		}
+		c, after := afterHard(t, g, seed)
 		if _, two := newPosition(after).gain(0); !two {
 			t.Errorf("seed %d: Hard played %v, which leaves X one winning cell or none", seed, c)
 		}
@@ -361,18 +354,8 @@ func TestHardSolvesGravityEndgames(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGame(t, r)
-			for _, m := range strings.Fields(tc.moves) {
-				var c game.Coord
-				if _, err := fmt.Sscanf(m, "%d,%d", &c.Row, &c.Col); err != nil {
-					t.Fatal(err)
-				}
-				play(t, g, c)
-			}
-			c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c != tc.want {
+			playList(t, g, tc.moves)
+			if c, _ := afterHard(t, g, 1); c != tc.want {
 				t.Errorf("Hard played %v; only %v %s", c, tc.want, tc.name)
 			}
 		})
@@ -391,22 +374,9 @@ func TestHardPreparesForksWithSixPlayers(t *testing.T) {
 		"6,5 4,6 4,5 7,6 5,7 6,7 7,4 3,6 5,6 4,8 8,3 6,3",
 	} {
 		g := newGame(t, r)
-		for _, m := range strings.Fields(moves) {
-			var c game.Coord
-			if _, err := fmt.Sscanf(m, "%d,%d", &c.Row, &c.Col); err != nil {
-				t.Fatal(err)
-			}
-			play(t, g, c)
-		}
+		playList(t, g, moves)
 		for seed := range uint64(3) {
-			c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: seed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			after := g.Clone()
-			if _, err := after.Play(after.Turn(), c); err != nil {
-				t.Fatal(err)
-			}
+			c, after := afterHard(t, g, seed)
 			s := newSearch(context.Background(), after, Options{Level: Hard})
 			s.me = g.Turn()
 			if n := len(s.forks(s.candidates(s.me, -1))); n < 2 {
@@ -414,4 +384,31 @@ func TestHardPreparesForksWithSixPlayers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// playList plays moves written "row,col row,col …".
+func playList(t *testing.T, g *game.Game, moves string) {
+	t.Helper()
+	for _, m := range strings.Fields(moves) {
+		var c game.Coord
+		if _, err := fmt.Sscanf(m, "%d,%d", &c.Row, &c.Col); err != nil {
+			t.Fatal(err)
+		}
+		play(t, g, c)
+	}
+}
+
+// afterHard returns Hard's move on g (20,000 nodes, seed) and a copy of g
+// after it.
+func afterHard(t *testing.T, g *game.Game, seed uint64) (game.Coord, *game.Game) {
+	t.Helper()
+	c, _, err := Move(context.Background(), g, Options{Level: Hard, Budget: time.Minute, MaxNodes: 20000, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := g.Clone()
+	if _, err := after.Play(after.Turn(), c); err != nil {
+		t.Fatal(err)
+	}
+	return c, after
 }
