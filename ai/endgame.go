@@ -1,5 +1,7 @@
 package ai
 
+import "github.com/tttbot/tttbot/game"
+
 // The end of a gravity game with three or more players, solved.
 //
 // Under gravity a game with many players mostly fills its board, and near
@@ -28,9 +30,7 @@ package ai
 const endgameCells = 12
 
 // outcome is each player's result: 2 a win, 1 a draw, 0 a loss.
-type outcome [maxPlayers]int8
-
-const maxPlayers = 10
+type outcome [game.MaxPlayers]int8
 
 // endgame returns the moves among moves with the best outcome for s.me when
 // every player plays the rest of the game for itself, and whether the

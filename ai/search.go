@@ -179,8 +179,10 @@ func (s *search) choose() (game.Coord, Stats) {
 		// against 19.7 a seat, against 18 against 11 without it).
 		if forks := s.forks(moves); len(forks) > 0 {
 			moves = forks
-		} else if ready := s.forkReady(moves); len(ready) > 0 && s.active() >= forkReadyPlayers {
-			moves = ready
+		} else if s.active() >= forkReadyPlayers {
+			if ready := s.forkReady(moves); len(ready) > 0 {
+				moves = ready
+			}
 		}
 	}
 	switch {
@@ -260,7 +262,7 @@ func (s *search) forkReady(moves []int) []int {
 	var out []int
 	most := 0
 	for _, c := range moves[:min(len(moves), beamRoot)] {
-		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+		if s.pastDeadline() {
 			return nil
 		}
 		s.pos.set(c, s.me)
@@ -575,10 +577,13 @@ func (s *search) outOfTime() bool {
 	if s.opt.MaxNodes > 0 && s.nodes >= s.opt.MaxNodes {
 		return true
 	}
-	if s.ctx.Err() != nil {
-		return true
-	}
-	return !s.deadline.IsZero() && time.Now().After(s.deadline)
+	return s.pastDeadline()
+}
+
+// pastDeadline reports whether the move's time is up (or its caller gone),
+// whatever its node budget.
+func (s *search) pastDeadline() bool {
+	return s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline))
 }
 
 // eval scores a quiet position for s.me: its open windows against everyone
