@@ -104,8 +104,8 @@ func (s *SQL) oneStatement(batch []*writeOp) bool {
 // finished games) in a pipelined transaction, and sets each op's answer.
 // sent is false when nothing of it committed (see unsent).
 func (s *SQL) commitStatement(ctx context.Context, conn *sql.Conn, batch []*writeOp) (sent bool, err error) {
-	if hasResults(batch) {
-		return s.commitPipelined(ctx, conn, batch)
+	if results := finishedGames(batch); len(results) > 0 {
+		return s.commitPipelined(ctx, conn, batch, results)
 	}
 	if s.beforeCommit != nil {
 		s.beforeCommit(len(batch))

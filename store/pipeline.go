@@ -32,30 +32,26 @@ import (
 // and locked to no purpose (the channel moved on another replica, which
 // rates that game itself); its result is not written.
 
-// hasResults reports whether a save in batch finishes a game.
-func hasResults(batch []*writeOp) bool {
+// finishedGames are the results of the games the saves in batch finish.
+func finishedGames(batch []*writeOp) []*table.Result {
+	var results []*table.Result
 	for _, op := range batch {
 		if op.kind == opSave && op.save.Result != nil {
-			return true
+			results = append(results, op.save.Result)
 		}
 	}
-	return false
+	return results
 }
 
 // commitPipelined commits batch (one that fits batchStatement but for its
-// finished games) on conn in two pipelined round trips and sets each op's
-// answer. sent is false when nothing of it committed.
-func (s *SQL) commitPipelined(ctx context.Context, conn *sql.Conn, batch []*writeOp) (sent bool, err error) {
+// finished games, whose results are given) on conn in two pipelined round
+// trips and sets each op's answer. sent is false when nothing of it
+// committed.
+func (s *SQL) commitPipelined(ctx context.Context, conn *sql.Conn, batch []*writeOp, results []*table.Result) (sent bool, err error) {
 	err = conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("store: the write connection is a %T, not pgx's", dc)
-		}
-		var results []*table.Result
-		for _, op := range batch {
-			if op.kind == opSave && op.save.Result != nil {
-				results = append(results, op.save.Result)
-			}
 		}
 		keys := ratingKeys(results)
 		fresh := freshStandings(keys)
