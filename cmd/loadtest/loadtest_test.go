@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -108,5 +109,34 @@ func TestChannelScript(t *testing.T) {
 	}
 	if games < 10 {
 		t.Fatalf("%d games in 1000 accepted requests", games)
+	}
+}
+
+// TestJournalGoesRound: the durable bound's journal keeps its length and
+// writes each record where the last ended, going round at the end.
+func TestJournalGoesRound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	j, err := openJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.f.Close()
+	j.size = 10 // a small round, on the file opened at full length
+	off, err := j.writeRound([]byte("abcdefg"), 0)
+	if err == nil {
+		off, err = j.writeRound([]byte("hijkl"), off)
+	}
+	if err != nil || off != 2 {
+		t.Fatalf("next write at %d, %v; want 2", off, err)
+	}
+	got := make([]byte, 10)
+	if _, err := j.f.ReadAt(got, 0); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "klcdefghij" {
+		t.Errorf("journal holds %q, want %q", got, "klcdefghij")
+	}
+	if fi, err := j.f.Stat(); err != nil || fi.Size() != journalSize {
+		t.Errorf("journal is %v bytes (%v), want %d", fi.Size(), err, journalSize)
 	}
 }
