@@ -5,9 +5,11 @@
 // one after another, the channels at once), and in the same run drives "the
 // bound": a minimal server, in its own process, that only verifies the
 // Ed25519 signature and writes a JSON reply, and "the durable bound": the
-// same server that also appends each request to a journal on the same disk
+// same server that also writes each request to a journal on the same disk
 // and syncs it (group commit) before replying, the least an endpoint that
-// keeps what it answers must do there. Phases alternate bot, bound,
+// keeps what it answers in one log must do there (the journal is written
+// whole at start and overwritten, as databases reuse their logs: see
+// groupJournal). Phases alternate bot, bound,
 // durable, bot… so all see the same machine; it reports each phase, the
 // throughput and p50/p99 latency of each, and the bot's ratios to both (on
 // PostgreSQL, also the rows the bot's statements read: see Scans).
