@@ -106,15 +106,27 @@ type journalEntry struct {
 const journalSize = 64 << 20
 
 func openJournal(path string) (*groupJournal, error) {
+	f, err := writtenFile(path, journalSize)
+	if err != nil {
+		return nil, err
+	}
+	j := &groupJournal{f: f, size: journalSize, queue: make(chan journalEntry, 1024)}
+	go j.write()
+	return j, nil
+}
+
+// writtenFile creates the file at path, size bytes long, written (zeros)
+// and synced: written, not only allocated, because writing into allocated
+// but unwritten space changes the file's extents, which a sync must then
+// commit too.
+func writtenFile(path string, size int64) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	// Written, not only allocated: writing into allocated but unwritten
-	// space changes the file's extents, which a sync must commit too.
-	zeros := make([]byte, 1<<20)
-	for off := int64(0); off < journalSize && err == nil; off += int64(len(zeros)) {
-		_, err = f.WriteAt(zeros, off)
+	zeros := make([]byte, min(size, 1<<20))
+	for off := int64(0); off < size && err == nil; off += int64(len(zeros)) {
+		_, err = f.WriteAt(zeros[:min(int64(len(zeros)), size-off)], off)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -123,9 +135,7 @@ func openJournal(path string) (*groupJournal, error) {
 		f.Close()
 		return nil, err
 	}
-	j := &groupJournal{f: f, size: journalSize, queue: make(chan journalEntry, 1024)}
-	go j.write()
-	return j, nil
+	return f, nil
 }
 
 // append queues rec and waits for the sync that covers it.
