@@ -65,11 +65,11 @@ func (s *SQL) commitPipelined(ctx context.Context, conn *sql.Conn, batch []*writ
 			if op.kind != opSave || op.save.Result == nil || !op.out.ok {
 				continue
 			}
-			args, err := s.resultArgs(op.save.Now, op.save.Result)
+			row, err := s.resultRow(op.save.Now, op.save.Result)
 			if err != nil {
 				return fmt.Errorf("record result: %w", err)
 			}
-			won.Queue(qInsertResultWithPlayers, args...)
+			won.Queue(qInsertResultWithPlayers, row.withPlayers()...)
 			rated = append(rated, op.save.Result)
 		}
 		if wonKeys := ratingKeys(rated); len(wonKeys) > 0 {

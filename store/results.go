@@ -42,46 +42,60 @@ func (s *SQL) recordResults(ctx context.Context, tx *sql.Tx, saves []table.Save)
 
 // insertResult writes r and its players.
 func (s *SQL) insertResult(ctx context.Context, tx *sql.Tx, now time.Time, r *table.Result) error {
-	args, err := s.resultArgs(now, r)
+	row, err := s.resultRow(now, r)
 	if err != nil {
 		return err
 	}
 	if s.d.unnest {
-		_, err := s.execTx(ctx, tx, qInsertResultWithPlayers, args...)
+		_, err := s.execTx(ctx, tx, qInsertResultWithPlayers, row.withPlayers()...)
 		return err
 	}
 	var id int64
-	if err := s.queryRowTx(ctx, tx, qInsertResult, args[:12]...).Scan(&id); err != nil {
+	if err := s.queryRowTx(ctx, tx, qInsertResult, row.game...).Scan(&id); err != nil {
 		return err
 	}
-	players, seats, outcomes, finishes, places := args[12].([]string), args[13].([]int64), args[14].([]string), args[15].([]string), args[16].([]int64)
-	for i := range players {
-		if _, err := s.execTx(ctx, tx, qInsertResultPlayer, id, r.Scope, players[i], seats[i], outcomes[i], finishes[i], places[i]); err != nil {
+	for i, p := range row.players {
+		if _, err := s.execTx(ctx, tx, qInsertResultPlayer, id, r.Scope, p, row.seats[i], row.outcomes[i], row.finishes[i], row.places[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// resultArgs are qInsertResultWithPlayers' arguments for r (the first
-// twelve are qInsertResult's).
-func (s *SQL) resultArgs(now time.Time, r *table.Result) ([]any, error) {
+// resultRow is what a result writes: the game's row (qInsertResult's
+// arguments) and its players' columns, one entry a seat.
+type resultRow struct {
+	game                        []any
+	players, outcomes, finishes []string
+	seats, places               []int64
+}
+
+// withPlayers are qInsertResultWithPlayers' arguments: the game's row,
+// then its players' columns.
+func (r resultRow) withPlayers() []any {
+	return append(slices.Clip(r.game), r.players, r.seats, r.outcomes, r.finishes, r.places)
+}
+
+// resultRow returns what r writes, recorded at now.
+func (s *SQL) resultRow(now time.Time, r *table.Result) (resultRow, error) {
 	record, err := r.Record.MarshalText()
 	if err != nil {
-		return nil, err
+		return resultRow{}, err
 	}
 	n := len(r.Players)
-	players, outcomes, finishes := make([]string, n), make([]string, n), make([]string, n)
-	seats, places := make([]int64, n), make([]int64, n)
+	row := resultRow{
+		game: []any{r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
+			r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String()},
+		players: make([]string, n), outcomes: make([]string, n), finishes: make([]string, n),
+		seats: make([]int64, n), places: make([]int64, n),
+	}
 	for i, p := range r.Players {
-		players[i], seats[i], outcomes[i], finishes[i] = p, int64(i), r.Outcome(i).String(), r.Finish(i).String()
+		row.players[i], row.seats[i], row.outcomes[i], row.finishes[i] = p, int64(i), r.Outcome(i).String(), r.Finish(i).String()
 		if i < len(r.Places) {
-			places[i] = int64(r.Places[i])
+			row.places[i] = int64(r.Places[i])
 		}
 	}
-	return []any{r.Scope, r.Rules.Rows, r.Rules.Cols, r.Rules.Win, r.Rules.Gravity, r.Moves, s.d.stamp(now),
-		r.Channel, r.Kind().String(), strings.Join(r.Tokens, " "), string(record), r.Reason.String(),
-		players, seats, outcomes, finishes, places}, nil
+	return row, nil
 }
 
 // compare orders rating rows bytewise by scope, kind, player: the order
