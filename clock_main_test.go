@@ -36,7 +36,7 @@ func TestClockRanOutWhileDown(t *testing.T) {
 	b := bot.New(bot.Options{Tables: tables})
 	i := bottest.Interaction(t, "command.json", bottest.CommandFields(chanA, userA, "new", 0,
 		[]bottest.Option{bottest.Opt("clock", 60), bottest.UserOpt("opponent", userB, false)}))
-	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: move <t:") {
+	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: your time for this move runs out <t:") {
 		t.Fatalf("new: %+v", resp)
 	}
 	st.Close()
