@@ -304,6 +304,8 @@ func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*t
 	w := in.Public
 	seat := seatName(w, r.Seat)
 	switch {
+	case t.EndReason == table.Withdrawn: // the challenger left their own challenge
+		return t, b.withdrawn(in, t), nil
 	case r.ClosedLobby:
 		return t, public(w.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
 	case r.LeftLobby:
