@@ -135,7 +135,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// process is the only writer, and its cache spares a read an action.
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
-	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg)})
+	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg), ChallengeTimeout: cfg.ChallengeTimeout})
 	if err := b.Metrics.Register(writeMetrics(st)...); err != nil {
 		return err
 	}

@@ -23,6 +23,9 @@ type Options struct {
 	// Words are the locale files to speak from; nil means the embedded
 	// ones (locales.New). Tests pass their own (locales.Load).
 	Words *locales.Catalog
+	// ChallengeTimeout is how long an invitation waits for its answer; 0
+	// means table.DefaultChallengeTimeout.
+	ChallengeTimeout time.Duration
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -32,8 +35,10 @@ type Bot struct {
 	log      *slog.Logger
 	aiBudget time.Duration
 	editor   Editor
-	words    *locales.Catalog
-	Metrics  *Metrics
+	// challengeTimeout is how long an invitation waits for its answer.
+	challengeTimeout time.Duration
+	words            *locales.Catalog
+	Metrics          *Metrics
 
 	bg           sync.WaitGroup  // clock.go: background work
 	learnIDAfter []time.Duration // clock.go: pauses before learning a message's ID
@@ -52,7 +57,12 @@ func New(opt Options) *Bot {
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
+	b.challengeTimeout = opt.ChallengeTimeout
+	if b.challengeTimeout <= 0 {
+		b.challengeTimeout = table.DefaultChallengeTimeout
+	}
 	b.tables.OnTimeUp(b.timeUp)
+	b.tables.OnChallengeLapsed(b.challengeLapsed)
 	return b
 }
 
@@ -107,6 +117,13 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 	})
 	if err != nil {
 		return b.refused(ctx, in, err)
+	}
+	if after := resp.afterSave; after != nil {
+		b.bg.Add(1)
+		go func() {
+			defer b.bg.Done()
+			after(context.WithoutCancel(ctx))
+		}()
 	}
 	return in, resp, Accepted
 }

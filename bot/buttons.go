@@ -36,6 +36,8 @@ var playerStyles = []discordgo.ButtonStyle{discordgo.PrimaryButton, discordgo.Da
 func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent {
 	r := t.Rules
 	switch {
+	case t.Challenging():
+		return challengeButtons(w, t)
 	case t.Phase == table.Lobby:
 		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: w.Say("button.join", nil), Style: discordgo.SuccessButton, CustomID: buttonID(ButtonJoin, gameStamp(t))},

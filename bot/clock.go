@@ -76,8 +76,8 @@ func withClock(w *locales.Speaker, t *table.Table, status string) string {
 }
 
 // showing returns the table to save after a reply that shows a clocked
-// game's board, with that message recorded as the one to edit when the
-// clock runs out (next itself, or cur when the action changed nothing);
+// game's board or an open challenge, with that message recorded as the one
+// to edit when the clock runs out or the challenge ends (next itself, or cur when the action changed nothing);
 // otherwise next unchanged. The record keeps in's public locale: the
 // message speaks it, and so will its edit.
 func (b *Bot) showing(in *Interaction, i *discordgo.Interaction, cur, next *table.Table, resp Response) *table.Table {
@@ -85,16 +85,16 @@ func (b *Bot) showing(in *Interaction, i *discordgo.Interaction, cur, next *tabl
 	if t == nil {
 		t = cur
 	}
-	if t == nil || resp.Ephemeral || t.Clock == 0 || t.Phase != table.Playing || i.Token == "" {
-		return next
+	if t == nil || resp.Ephemeral || i.Token == "" || !t.Challenging() && (t.Clock == 0 || t.Phase != table.Playing) {
+		return next // neither a clock nor a challenge will need this message edited
 	}
 	m := table.Shown{App: i.AppID, Token: i.Token, At: b.tables.Now(), Locale: in.Public.Locale()}
 	if resp.Kind == Update && i.Message != nil {
 		m.Message = i.Message.ID // the clicked message is the one the reply redraws
 	}
 	t.ShowBoard(m)
-	if m.Message == "" && t.MoveClock() > tokenLife && b.editor != nil {
-		b.learnMessageID(t.Channel, m) // the clock will outlive the token
+	if m.Message == "" && outlivesToken(t, b.challengeTimeout) && b.editor != nil {
+		b.learnMessageID(t.Channel, m) // the clock or the invitation will outlive the token
 	}
 	return t
 }

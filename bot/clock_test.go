@@ -163,7 +163,7 @@ func TestClockEditReachesDiscord(t *testing.T) {
 			fake := newFakeDiscord(t, c.posted)
 			h := newHarness(t)
 			h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9", BotToken: c.botToken})
-			publicText(t, h.as(alice, "new", opt(optClock, c.clock), userOpt(optOpponent, bob, false)))
+			h.challenge(t, channel, alice, bob, opt(optClock, c.clock))
 			if c.click {
 				i := interaction(t, "component.json", map[string]any{"ID": "2", "Guild": guild, "Channel": channel, "User": alice,
 					"CustomID": buttonID(ButtonCell, moveStamp(h.load(channel)), "0", "0")})
@@ -196,7 +196,7 @@ func TestClockEditRedrawsPicture(t *testing.T) {
 	fake := newFakeDiscord(t, true)
 	h := newHarness(t)
 	h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9"})
-	publicText(t, h.as(alice, "new", opt("rows", 60), opt("columns", 60), opt("win", 5), opt(optClock, 60), userOpt(optOpponent, bob, false)))
+	h.challenge(t, channel, alice, bob, opt("rows", 60), opt("columns", 60), opt("win", 5), opt(optClock, 60))
 	h.bot.Wait()
 	h.advance(61 * time.Second)
 	h.expire()

@@ -21,7 +21,7 @@ import (
 // replay has no extra frames: see render.ReplayGIF).
 func (h *harness) winAgainst(ch, winner, loser string) {
 	h.tb.Helper()
-	publicText(h.tb, h.in(ch, winner, "new", userOpt("opponent", loser, false)))
+	h.challenge(h.tb, ch, winner, loser)
 	for i, cell := range []string{"0", "3", "1", "4", "2"} {
 		mover := winner
 		if i%2 == 1 {

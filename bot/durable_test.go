@@ -56,7 +56,8 @@ func BenchmarkDurableMoves(b *testing.B) {
 				}
 				lanes := make([]*lane, channels)
 				newGame := func(l *lane) {
-					resp := h.in(l.ch, alice, "new", opt("rows", 100), opt("columns", 100), opt("win", 25), userOpt("opponent", bob, false))
+					h.in(l.ch, alice, "new", opt("rows", 100), opt("columns", 100), opt("win", 25))
+					resp := h.in(l.ch, bob, "join")
 					if !isPublic(resp) {
 						b.Errorf("new game in %s refused: %s", l.ch, resp.Data.Content)
 					}

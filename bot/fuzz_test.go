@@ -32,6 +32,7 @@ func FuzzHandle(f *testing.F) {
 	b := New(Options{Tables: table.NewTables(table.Options{Store: st}), AIBudget: 20 * time.Millisecond})
 	// Open a game so moves, clicks and autocomplete reach the engine.
 	b.Serve(context.Background(), interaction(f, "command.json", commandFields(channel, alice, "new", 0, []option{userOpt("opponent", bob, false)})))
+	b.Serve(context.Background(), interaction(f, "command.json", commandFields(channel, bob, "join", 0, nil)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var i discordgo.Interaction
 		if err := json.Unmarshal(raw, &i); err != nil {

@@ -137,25 +137,24 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err
 	}
-	if hasOpponent {
-		if err := t.Join(opponent, 0); err != nil {
+	if hasOpponent { // a seat held for them until they answer: nobody plays unasked
+		if err := b.challenge(ctx, t, opponent); err != nil {
 			return nil, Response{}, err
 		}
 	}
-	for computer != table.Human && t.Phase == table.Lobby {
+	for computer != table.Human && t.Phase == table.Lobby && len(t.Seats)+len(t.Invitees) < rules.Players {
 		if err := t.SeatComputer(computer); err != nil {
 			return nil, Response{}, err
 		}
 	}
 	w := in.Public
-	if t.Phase == table.Playing {
+	switch {
+	case t.Phase == table.Playing:
 		return b.afterAction(ctx, w, t, headlineStart(w, t))
+	case t.Challenging():
+		return t, public(challengeText(w, t), t.Invitees...), nil
 	}
-	var ping []string
-	if hasOpponent {
-		ping = []string{opponent}
-	}
-	return t, public(lobbyText(w, t, w.Say("headline.new", locales.Data{"Creator": mention(t.Creator)})), ping...), nil
+	return t, public(lobbyText(w, t, w.Say("headline.new", locales.Data{"Creator": mention(t.Creator)}))), nil
 }
 
 func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
@@ -172,6 +171,12 @@ func (b *Bot) join(ctx context.Context, in *Interaction, cur *table.Table) (*tab
 	tok, err := tokenFrom(in, t)
 	if err != nil {
 		return nil, Response{}, err
+	}
+	if t.Invited(in.User) { // joining the seat held for you is accepting
+		if err := t.Accept(in.User, tok, b.tables.Now()); err != nil {
+			return nil, Response{}, err
+		}
+		return b.accepted(ctx, in, t)
 	}
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err
@@ -264,6 +269,8 @@ func (b *Bot) board(_ context.Context, in *Interaction, cur *table.Table) (*tabl
 	switch {
 	case cur == nil:
 		return nil, Response{}, table.ErrNoGame
+	case cur.Challenging():
+		return nil, public(challengeText(w, cur)), nil
 	case cur.Phase == table.Lobby:
 		return nil, public(lobbyText(w, cur, w.Say("headline.new", locales.Data{"Creator": mention(cur.Creator)}))), nil
 	case cur.Game() == nil: // a lobby that was ended
@@ -297,6 +304,8 @@ func (b *Bot) resign(ctx context.Context, in *Interaction, cur *table.Table) (*t
 	w := in.Public
 	seat := seatName(w, r.Seat)
 	switch {
+	case t.EndReason == table.Withdrawn: // the challenger left their own challenge
+		return t, b.withdrawn(in, t), nil
 	case r.ClosedLobby:
 		return t, public(w.Say("headline.leave_closed", locales.Data{"Seat": seat})), nil
 	case r.LeftLobby:
@@ -314,6 +323,9 @@ func (b *Bot) end(_ context.Context, in *Interaction, cur *table.Table) (*table.
 		return nil, Response{}, err
 	}
 	w := in.Public
+	if t.EndReason == table.Withdrawn {
+		return t, b.withdrawn(in, t), nil
+	}
 	if t.Game() == nil {
 		return t, public(w.Say("headline.end_lobby", locales.Data{"User": mention(in.User)})), nil
 	}

@@ -99,7 +99,7 @@ func TestClassicGameToAWin(t *testing.T) {
 func TestNewOptions(t *testing.T) {
 	t.Run("ConnectFourDefaults", func(t *testing.T) {
 		h := newHarness(t)
-		text := publicText(t, h.as(alice, "new", opt("gravity", true), userOpt("opponent", bob, false)))
+		text := h.challenge(t, channel, alice, bob, opt("gravity", true))
 		if !strings.Contains(text, "6×7 · 4 in a row · 2 players · gravity") || !strings.Contains(text, "a column 0–6") {
 			t.Fatalf("defaults:\n%s", text)
 		}
@@ -113,7 +113,9 @@ func TestNewOptions(t *testing.T) {
 		{"BadToken", []option{opt("token", "😀")}, "Your token `😀` (U+1F600) is wider than one column"},
 		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
 		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "another bot"},
-		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "whole number"},
+		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "`rows` came with a value of the wrong kind"},
+		{"BoolAsString", []option{{Type: discordgo.ApplicationCommandOptionBoolean, Name: "gravity", Value: "true"}}, "`gravity` came with a value of the wrong kind"},
+		{"UndeclaredOption", []option{opt("seats", 2)}, "`seats` came with a value of the wrong kind"},
 		{"BadEngine", []option{opt("engine", "turbo")}, "fast or compact"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,7 +128,7 @@ func TestNewOptions(t *testing.T) {
 
 func TestGravityMoves(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", opt("gravity", true), opt("rows", 4), opt("columns", 5), opt("win", 3), userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob, opt("gravity", true), opt("rows", 4), opt("columns", 5), opt("win", 3))
 	for i, user := range []string{alice, bob, alice, bob} {
 		text := publicText(t, h.as(user, "move", opt("position", "2")))
 		if want := "column 2 (row " + string(rune('0'+i)) + ")"; !strings.Contains(text, want) {
@@ -172,7 +174,7 @@ func TestResignAndEnd(t *testing.T) {
 
 func TestIdleExpiry(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob)
 	h.advance(59 * time.Minute)
 	publicText(t, h.as(alice, "move", opt("position", "0,0")))
 	h.advance(61 * time.Minute)
@@ -251,7 +253,7 @@ func TestCheckAndHelp(t *testing.T) {
 
 func TestAutocomplete(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", opt("rows", 9), opt("columns", 9), userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob, opt("rows", 9), opt("columns", 9))
 	publicText(t, h.as(alice, "move", opt("position", "4,4")))
 	ac := func(typed string) []*discordgo.ApplicationCommandOptionChoice {
 		i := interaction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": bob, "Permissions": "0", "Typed": typed})
@@ -319,7 +321,7 @@ func TestJoinButtonAndBadClicks(t *testing.T) {
 
 func TestPictureOverHTTPIsANote(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob)
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
 	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
 	if len(resp.Data.Files) != 0 || !strings.Contains(resp.Data.Content, "gateway") {
@@ -334,10 +336,12 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 // sentence, and that an internal one reads as the polite line.
 func TestEveryErrorHasWords(t *testing.T) {
 	seat := table.Seat{User: bob, Token: "O"}
-	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2},
+	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2}, &table.LobbyError{Open: 1, Invitees: []string{bob}},
 		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
 		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
-		ErrMalformed, ErrBadOpponent,
+		ErrMalformed, &OptionError{Option: "opponent", Want: WantUser}, &OptionError{Option: "user", Want: WantUser}, &OptionError{Option: "gravity", Want: WantDeclared},
+		table.ErrSeatsReserved, table.ErrAlreadyChallenged, table.ErrTooManyChallenges, &table.NotInvitedError{Invitees: []string{bob}},
+		&table.ChallengeClosedError{Why: table.Declined}, &table.ChallengeClosedError{Why: table.Withdrawn}, &table.ChallengeClosedError{Why: table.Unanswered}, &table.ChallengeClosedError{Why: table.NotEnded},
 		&OptionError{Option: "rows", Want: WantWholeNumber, Min: 3, Max: 100}, &OptionError{Option: "later", Want: WantWholeNumber}, &OptionError{Option: "engine", Want: WantEngine}, &OptionError{Option: "ai", Want: WantLevel},
 		game.ErrGameOver, &table.TurnError{Next: seat}, game.ErrCellTaken,
 		game.ErrColumnFull, game.ErrNotPlayer,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -27,9 +28,6 @@ var (
 	// guild interaction without its member's user, a DM without its user,
 	// no channel. It is refused, never given rights.
 	ErrMalformed = errors.New("malformed interaction")
-	// ErrBadOpponent is a user option that is not a user Discord resolved:
-	// not a snowflake, or missing from the interaction's resolved users.
-	ErrBadOpponent = errors.New("user option is not a resolved user")
 	// ErrUnwinnable is rules under which no player can place enough tokens
 	// to win: each places at most ⌈cells/players⌉.
 	ErrUnwinnable = errors.New("nobody could ever win")
@@ -77,6 +75,8 @@ const (
 	WantWholeNumber OptionWant = iota
 	WantEngine                 // fast or compact
 	WantLevel                  // easy, medium or hard
+	WantUser                   // a user Discord resolved
+	WantDeclared               // the type the option is declared with (a forged or broken value)
 )
 
 // Error implements error.
@@ -155,13 +155,49 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	in.Route = route
 	in.resolved = data.Resolved
 	in.options = map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	declared := optionTypes()[data.Options[0].Name]
 	for _, o := range data.Options[0].Options {
 		in.options[o.Name] = o
 		if o.Focused {
 			in.Focused = o.Name
 		}
+		// Autocomplete sends what is typed so far, whatever the type.
+		if i.Type == discordgo.InteractionApplicationCommand && !wellTyped(o, declared[o.Name]) {
+			return in, &OptionError{Option: o.Name, Want: WantDeclared}
+		}
 	}
 	return in, nil
+}
+
+// optionTypes are the types each subcommand's options are declared with.
+var optionTypes = sync.OnceValue(func() map[string]map[string]discordgo.ApplicationCommandOptionType {
+	types := map[string]map[string]discordgo.ApplicationCommandOptionType{}
+	for _, sub := range command().Options {
+		types[sub.Name] = map[string]discordgo.ApplicationCommandOptionType{}
+		for _, o := range sub.Options {
+			types[sub.Name][o.Name] = o.Type
+		}
+	}
+	return types
+})
+
+// wellTyped reports whether o has the type its subcommand declares (want; 0
+// for an option it does not declare) and a value of that type: a boolean
+// sent as the string "true" is refused, not read as false.
+func wellTyped(o *discordgo.ApplicationCommandInteractionDataOption, want discordgo.ApplicationCommandOptionType) bool {
+	if want == 0 || o.Type != want {
+		return false
+	}
+	switch want {
+	case discordgo.ApplicationCommandOptionBoolean:
+		_, ok := o.Value.(bool)
+		return ok
+	case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
+		_, ok := o.Value.(float64)
+		return ok
+	}
+	_, ok := o.Value.(string) // strings, and the IDs of users, channels and roles
+	return ok
 }
 
 // Int returns an integer option, or def when absent.
@@ -216,9 +252,9 @@ func (in *Interaction) UserOrCaller(name string) (string, error) {
 
 // UserOption returns a user option's ID and whether the resolved user is a
 // bot account; ok is false when the option is absent. A value that is not a
-// snowflake Discord resolved to a user is ErrBadOpponent: Discord always
-// resolves the users it sends, so anything else is forged or broken, and
-// must not seat (or rate) a made-up player.
+// snowflake Discord resolved to a user is an *OptionError (WantUser) naming
+// the option: Discord always resolves the users it sends, so anything else
+// is forged or broken, and must not seat (or rate) a made-up player.
 func (in *Interaction) UserOption(name string) (id string, isBot bool, ok bool, err error) {
 	o, found := in.options[name]
 	if !found {
@@ -230,7 +266,7 @@ func (in *Interaction) UserOption(name string) (id string, isBot bool, ok bool, 
 		u = in.resolved.Users[id]
 	}
 	if o.Type != discordgo.ApplicationCommandOptionUser || !isSnowflake(id) || u == nil || u.ID != id {
-		return "", false, false, fmt.Errorf("%w: option %s", ErrBadOpponent, name)
+		return "", false, false, &OptionError{Option: name, Want: WantUser}
 	}
 	return id, u.Bot, true, nil
 }

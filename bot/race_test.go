@@ -17,7 +17,7 @@ func isPublic(resp *discordgo.InteractionResponse) bool {
 // once: exactly one is accepted, and every other gets a refusal.
 func TestConcurrentMovesOneChannel(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", opt("rows", 10), opt("columns", 10), userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob, opt("rows", 10), opt("columns", 10))
 	for round := 0; round < 10; round++ {
 		user := []string{alice, bob}[round%2]
 		pos := fmt.Sprintf("%d,%d", round, (round*3)%10)
@@ -54,7 +54,7 @@ func TestConcurrentChannels(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			publicText(t, h.in(ch, alice, "new", userOpt("opponent", bob, false)))
+			h.seated(t, ch, alice, bob)
 			// Both players hammer every cell, twice over; turns and taken
 			// cells sort it out, and every accepted move must be stored.
 			var inner sync.WaitGroup

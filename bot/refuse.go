@@ -33,7 +33,9 @@ var sentinelKeys = []struct {
 	{table.ErrPrivateGame, "refuse.private_game"},
 	{table.ErrPrivateHistory, "refuse.private_history"},
 	{ErrMalformed, "refuse.malformed"},
-	{ErrBadOpponent, "refuse.opponent"},
+	{table.ErrSeatsReserved, "refuse.seats_reserved"},
+	{table.ErrAlreadyChallenged, "refuse.already_challenged"},
+	{table.ErrNotInvited, "refuse.not_invited"},
 	{ErrSelfOpponent, "refuse.self_opponent"},
 	{ErrBotOpponent, "refuse.bot_opponent"},
 	{ErrStale, "refuse.stale"},
@@ -60,6 +62,16 @@ var optionKeys = map[OptionWant]string{
 	WantWholeNumber: "refuse.option.int",
 	WantEngine:      "refuse.option.engine",
 	WantLevel:       "refuse.option.ai",
+	WantUser:        "refuse.option.user",
+	WantDeclared:    "refuse.option.type",
+}
+
+// challengeClosedKeys word why a challenge can no longer be answered.
+var challengeClosedKeys = map[table.EndReason]string{
+	table.NotEnded:   "refuse.challenge_closed.accepted",
+	table.Declined:   "refuse.challenge_closed.declined",
+	table.Withdrawn:  "refuse.challenge_closed.withdrawn",
+	table.Unanswered: "refuse.challenge_closed.lapsed",
 }
 
 // explain turns an error a user caused into the key and data of the sentence
@@ -77,8 +89,18 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		posErr    *table.PositionError
 		optionErr *OptionError
 		timeErr   *table.TimeUpError
+		notInvErr *table.NotInvitedError
+		closedErr *table.ChallengeClosedError
 	)
 	switch {
+	case errors.As(err, &notInvErr):
+		return "refuse.not_invited", locales.Data{"Invitees": invitees(w, notInvErr.Invitees)}, true
+	case errors.As(err, &closedErr) && challengeClosedKeys[closedErr.Why] != "":
+		return challengeClosedKeys[closedErr.Why], nil, true
+	case errors.Is(err, table.ErrTooManyChallenges):
+		return "refuse.too_many_challenges", locales.Data{"Count": table.MaxOpenChallenges}, true
+	case errors.As(err, &optionErr) && optionErr.Want == WantUser && optionErr.Option == optOpponent:
+		return "refuse.opponent", nil, true // says how to play the computer instead
 	case errors.As(err, &timeErr):
 		key := "refuse.time_up"
 		if timeErr.Out {
@@ -89,6 +111,8 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		return explainRules(rulesErr)
 	case errors.As(err, &tokenErr):
 		return explainToken(tokenErr)
+	case errors.As(err, &lobbyErr) && len(lobbyErr.Invitees) > 0:
+		return "refuse.lobby.challenge", locales.Data{"Invitees": invitees(w, lobbyErr.Invitees)}, true
 	case errors.As(err, &lobbyErr):
 		return "refuse.lobby", locales.Data{"Count": lobbyErr.Open}, true
 	case errors.As(err, &allowErr):

@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -78,6 +79,9 @@ type Response struct {
 	// More says how to see what did not fit, when Content must be cut to
 	// make room for NoFiles.
 	More string
+	// afterSave runs once the action's table is durably saved, in the
+	// background (an edit of another message the action made outdated).
+	afterSave func(context.Context)
 }
 
 // ephemeral is a reply only the invoking user sees.

@@ -33,6 +33,9 @@ const (
 	RouteHistory
 	RouteReplay
 	ButtonHistory
+	ButtonAccept
+	ButtonDecline
+	routeCount // the number of routes: keep last
 )
 
 // String names the route as metrics and logs show it: "/ttt move",
@@ -80,7 +83,7 @@ type routeEntry struct {
 // "ttt:" prefix that matches none of them is from an older (or newer) board,
 // and is refused with words saying so. Change a format only by adding a
 // pattern with a new kind ("cell2"), never by changing one in place.
-var routeTable [ButtonHistory + 1]routeEntry
+var routeTable [routeCount]routeEntry
 
 // commandRoutes finds a subcommand's route by name.
 var commandRoutes = map[string]Route{}
@@ -109,6 +112,9 @@ func init() {
 		ButtonRematch:    {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
 		// A page of /ttt history: whose, and how many games to skip.
 		ButtonHistory: {route: ButtonHistory, button: "ttt:hist:{user}:{offset int}", query: (*Bot).clickHistory},
+		// An answer to the challenge that opened the channel's game number game.
+		ButtonAccept:  {route: ButtonAccept, button: "ttt:accept:{game int}", table: (*Bot).clickAccept},
+		ButtonDecline: {route: ButtonDecline, button: "ttt:decline:{game int}", table: (*Bot).clickDecline},
 	}
 	for _, e := range routeTable {
 		if e.command != "" {

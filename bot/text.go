@@ -70,14 +70,26 @@ func howToMove(w *locales.Speaker, r game.Rules) string {
 // lobbyText lists the seats of a table still waiting for players.
 func lobbyText(w *locales.Speaker, t *table.Table, headline string) string {
 	lines := []string{headline, w.Say("lobby.game", locales.Data{"Rules": rulesLine(w, t.Rules, t.Engine)})}
-	for i := 0; i < t.Rules.Players; i++ {
-		if i < len(t.Seats) {
+	if t.Challenging() && t.Clock != 0 { // part of what the invited agree to
+		lines = append(lines, w.Say("challenge.clock", locales.Data{"Clock": w.Say(choiceKey("new", optClock, t.Clock), nil)}))
+	}
+	held := 0
+	for i := range t.Rules.Players {
+		switch {
+		case i < len(t.Seats):
 			lines = append(lines, w.Say("lobby.seat", locales.Data{"N": i + 1, "Seat": seatName(w, t.Seats[i])}))
-		} else {
+		case held < len(t.Invitees):
+			lines = append(lines, w.Say("lobby.held_seat", locales.Data{"N": i + 1, "User": mention(t.Invitees[held])}))
+			held++
+		default:
 			lines = append(lines, w.Say("lobby.open_seat", locales.Data{"N": i + 1}))
 		}
 	}
-	lines = append(lines, w.SayN("lobby.waiting", t.Rules.Players-len(t.Seats), nil))
+	if t.Challenging() {
+		lines = append(lines, w.Say("challenge.answer", locales.Data{"Invitees": invitees(w, t.Invitees), "Expires": discordTime(t.InviteExpires, "R")}))
+	} else {
+		lines = append(lines, w.SayN("lobby.waiting", t.Rules.Players-len(t.Seats), nil))
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -160,7 +160,6 @@ func TestPayloadShapes(t *testing.T) {
 		{"OpponentNotASnowflake", []option{userOpt("opponent", "everyone", false)}, nil},
 		{"OpponentUnresolved", []option{userOpt("opponent", carol, false)}, func(m map[string]any) { delete(m["data"].(map[string]any), "resolved") }},
 		{"BotUnresolved", []option{userOpt("opponent", "1000000000000000001", true)}, func(m map[string]any) { delete(m["data"].(map[string]any), "resolved") }},
-		{"OpponentAsString", []option{opt("opponent", carol)}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			edit := tc.edit
@@ -171,8 +170,12 @@ func TestPayloadShapes(t *testing.T) {
 			refused(t, h2.as(alice, "board"), "no game") // nobody was seated
 		})
 	}
-	t.Run("StatsUserNotASnowflake", func(t *testing.T) {
-		refused(t, h2.as(alice, "stats", userOpt("user", "../../x", false)), "`opponent`")
+	t.Run("OpponentAsString", func(t *testing.T) {
+		refused(t, h2.bot.Handle(context.Background(), malformed(t, "new", []option{opt("opponent", carol)}, func(map[string]any) {})), "`opponent` came with a value of the wrong kind")
+		refused(t, h2.as(alice, "board"), "no game")
+	})
+	t.Run("StatsUserNotASnowflake", func(t *testing.T) { // the refusal names the option that was wrong
+		refused(t, h2.as(alice, "stats", userOpt("user", "../../x", false)), "`user` must be a user I can see")
 	})
 }
 
@@ -218,7 +221,7 @@ func TestWording(t *testing.T) {
 	})
 	t.Run("TakenCellOnTheNumberedBoard", func(t *testing.T) {
 		h := newHarness(t)
-		publicText(t, h.as(alice, "new", userOpt("opponent", bob, false)))
+		h.challenge(t, channel, alice, bob)
 		publicText(t, h.as(alice, "move", opt("position", "4")))
 		resp := h.as(bob, "move", opt("position", "4"))
 		refused(t, resp, "empty cells show their number")
@@ -228,7 +231,7 @@ func TestWording(t *testing.T) {
 	})
 	t.Run("AutocompleteForgetsAnIdleGame", func(t *testing.T) {
 		h := newHarness(t)
-		publicText(t, h.as(alice, "new", opt("rows", 9), opt("columns", 9), userOpt("opponent", bob, false)))
+		h.challenge(t, channel, alice, bob, opt("rows", 9), opt("columns", 9))
 		ac := func() int {
 			i := interaction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""})
 			return len(h.bot.Handle(context.Background(), i).Data.Choices)
@@ -342,7 +345,7 @@ func TestOutsideCode(t *testing.T) {
 // is cut mid-word (issue 11.12).
 func TestPictureNoteFits(t *testing.T) {
 	h := newHarness(t)
-	publicText(t, h.as(alice, "new", opt("rows", 100), opt("columns", 100), opt("win", 5), userOpt("opponent", bob, false)))
+	h.challenge(t, channel, alice, bob, opt("rows", 100), opt("columns", 100), opt("win", 5))
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
 	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
 	content := resp.Data.Content

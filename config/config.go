@@ -49,7 +49,10 @@ type Config struct {
 	HTTPAddr    string            // HTTP_ADDR: where /interactions, /healthz and /metrics listen
 	Database    Database          // DATABASE_URL, parsed
 	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
-	LogLevel    slog.Level        // LOG_LEVEL: debug, info, warn or error
+	// CHALLENGE_TIMEOUT: a challenge (/ttt new opponent:) lapses unanswered
+	// after this long; 0 (unset) leaves it to the bot's default, 10 minutes.
+	ChallengeTimeout time.Duration
+	LogLevel         slog.Level // LOG_LEVEL: debug, info, warn or error
 	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
 	// own listener, for measuring under load; empty (the default): off. Bind
 	// it to 127.0.0.1: profiles show the process's memory.
@@ -171,6 +174,13 @@ func parse(get func(string) string) (Config, error) {
 		}
 		c.IdleTimeout = d
 	}
+	if v := val("CHALLENGE_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute || d > c.IdleTimeout {
+			bad("CHALLENGE_TIMEOUT", "%q is not a duration from 1m to GAME_IDLE_TIMEOUT; write e.g. 10m", v)
+		}
+		c.ChallengeTimeout = d
+	}
 	if v := val("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			bad("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
@@ -243,6 +253,10 @@ func (c Config) LogValue() slog.Value {
 	if c.APIURL != nil {
 		api = redactURL(c.APIURL)
 	}
+	challenge := "default"
+	if c.ChallengeTimeout > 0 {
+		challenge = c.ChallengeTimeout.String()
+	}
 	return slog.GroupValue(
 		slog.Bool("gateway", c.Gateway()),
 		slog.Bool("interactions", c.Interactions()),
@@ -252,6 +266,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("http_addr", c.HTTPAddr),
 		slog.Any("database", c.Database),
 		slog.String("idle_timeout", c.IdleTimeout.String()),
+		slog.String("challenge_timeout", challenge),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("pprof_addr", c.PprofAddr),
 	)

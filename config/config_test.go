@@ -32,11 +32,11 @@ func TestParse(t *testing.T) {
 	})
 	t.Run("HTTPOnly", func(t *testing.T) {
 		c, err := parse(env("HTTP_ADDR", ":8080", "DISCORD_PUBLIC_KEY", publicKey, "DISCORD_API_URL", "http://127.0.0.1:9999/api/v9/",
-			"GAME_IDLE_TIMEOUT", "90m", "LOG_LEVEL", "debug", "DATABASE_URL", "postgres://u:secret@db/tttbot"))
+			"GAME_IDLE_TIMEOUT", "90m", "CHALLENGE_TIMEOUT", "5m", "LOG_LEVEL", "debug", "DATABASE_URL", "postgres://u:secret@db/tttbot"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Gateway() || !c.Interactions() || c.APIURL.String() != "http://127.0.0.1:9999/api/v9" || c.IdleTimeout != 90*time.Minute || c.LogLevel != slog.LevelDebug ||
+		if c.Gateway() || !c.Interactions() || c.APIURL.String() != "http://127.0.0.1:9999/api/v9" || c.IdleTimeout != 90*time.Minute || c.ChallengeTimeout != 5*time.Minute || c.LogLevel != slog.LevelDebug ||
 			c.Database != (Database{Kind: Postgres, DSN: "postgres://u:secret@db/tttbot"}) {
 			t.Errorf("%+v", c)
 		}
@@ -50,8 +50,8 @@ func TestParse(t *testing.T) {
 		{"HTTPWithoutKey", env("HTTP_ADDR", ":8080"), []string{"DISCORD_PUBLIC_KEY is not"}},
 		{"BadKey", env("HTTP_ADDR", ":8080", "DISCORD_PUBLIC_KEY", "xyz"), []string{"DISCORD_PUBLIC_KEY: want the 64 hex"}},
 		{"Many", env("DISCORD_TOKEN", "t", "DISCORD_APP_ID", "my-app", "DISCORD_GUILD_ID", "12", "DISCORD_API_URL", "ftp://x",
-			"HTTP_ADDR", "8080", "DATABASE_URL", "mysql://x", "GAME_IDLE_TIMEOUT", "-1h", "LOG_LEVEL", "loud"),
-			[]string{"DISCORD_APP_ID", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "LOG_LEVEL"}},
+			"HTTP_ADDR", "8080", "DATABASE_URL", "mysql://x", "GAME_IDLE_TIMEOUT", "-1h", "CHALLENGE_TIMEOUT", "soon", "LOG_LEVEL", "loud"),
+			[]string{"DISCORD_APP_ID", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"}},
 		{"EveryKeyAtOnce", env("DISCORD_TOKEN", "two words", "DISCORD_APP_ID", "1", "DISCORD_PUBLIC_KEY", publicKey[:62],
 			"DISCORD_GUILD_ID", "x", "DISCORD_API_URL", "/api/v9", "HTTP_ADDR", ":99999", "DATABASE_URL", "sqlite://",
 			"GAME_IDLE_TIMEOUT", "0s", "LOG_LEVEL", "verbose"),
@@ -98,7 +98,7 @@ func TestEnvExampleDocumentsEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "LOG_LEVEL"} {
+	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"} {
 		if !strings.Contains(string(raw), key+"=") {
 			t.Errorf(".env.example lacks %s", key)
 		}

@@ -110,6 +110,15 @@ func (t *Table) Due(now time.Time) bool {
 	return t.Phase == Playing && !t.Deadline.IsZero() && !now.Before(t.Deadline)
 }
 
+// nextDue is when the scheduler must next look at the table: the mover's
+// deadline, or an unanswered challenge's expiry; zero when neither.
+func (t *Table) nextDue() time.Time {
+	if t.Challenging() {
+		return t.InviteExpires
+	}
+	return t.Deadline
+}
+
 // ArmClock sets the deadline for the player to move when the turn has
 // changed since it was set (a fresh clock each move), and clears it when no
 // person is due to move on a clock. Tables calls it on every save; call it
@@ -188,6 +197,7 @@ type TimeUpFunc func(ctx context.Context, t *Table, lost Seat) (after func(conte
 type clockHooks struct {
 	mu     sync.Mutex
 	timeUp TimeUpFunc
+	lapsed ChallengeLapsedFunc      // challenge.go
 	saved  func(deadline time.Time) // the scheduler's: a save set this deadline
 	bg     sync.WaitGroup           // after-save work started by actions
 }
@@ -234,11 +244,16 @@ func (ts *Tables) applyTimeUp(ctx context.Context, t *Table) (func(context.Conte
 	return after, nil
 }
 
-// timeUpInAction applies a run-out clock that an action found before the
-// scheduler did. The after-save work (the old board message's edit) runs in
-// the background: it must not hold up the action's reply. Wait waits for it.
+// timeUpInAction applies a run-out clock (or a lapsed challenge) that an
+// action found before the scheduler did. The after-save work (the old
+// message's edit) runs in the background: it must not hold up the action's
+// reply. Wait waits for it.
 func (ts *Tables) timeUpInAction(ctx context.Context, t *Table) error {
-	after, err := ts.applyTimeUp(ctx, t)
+	apply := ts.applyTimeUp
+	if t.InvitationDue(ts.now()) {
+		apply = ts.applyLapse
+	}
+	after, err := apply(ctx, t)
 	if err != nil || after == nil {
 		return err
 	}
@@ -268,11 +283,15 @@ func (ts *Tables) ExpireClock(ctx context.Context, channel string) (applied bool
 		if err != nil || cur == nil {
 			return err
 		}
-		if !cur.Due(ts.now()) {
+		switch {
+		case cur.InvitationDue(ts.now()):
+			after, err = ts.applyLapse(ctx, cur)
+		case cur.Due(ts.now()):
+			after, err = ts.applyTimeUp(ctx, cur)
+		default:
 			ts.remember(cur)
 			return nil
 		}
-		after, err = ts.applyTimeUp(ctx, cur)
 		if err != nil {
 			ts.forget(channel)
 			return err

@@ -33,9 +33,12 @@ var (
 	ErrNotAllowed = errors.New("not allowed to end this game")
 )
 
-// LobbyError says the game has not started: Open seats are still free. It
-// matches ErrLobby.
-type LobbyError struct{ Open int }
+// LobbyError says the game has not started: Open seats are still free, or
+// the Invitees have not accepted yet. It matches ErrLobby.
+type LobbyError struct {
+	Open     int
+	Invitees []string
+}
 
 // Error implements error.
 func (e *LobbyError) Error() string {

@@ -73,9 +73,22 @@ func (t *Table) newResult() *Result {
 	}
 	for i, s := range t.Seats {
 		r.Players[i], r.Tokens[i] = s.Player(), s.Token
+		if !s.Kind.Computer() && !s.Agreed && !moved(g, i) {
+			r.Unconsenting = append(r.Unconsenting, i)
+		}
 	}
 	r.Places, r.Finishes = placesOf(g, n, t.EndReason == OnTime)
 	return r
+}
+
+// moved reports whether seat placed a token in g: playing is agreeing to play.
+func moved(g *game.Game, seat int) bool {
+	for _, m := range g.Moves() {
+		if m.Player == seat && m.Kind != game.Resign {
+			return true
+		}
+	}
+	return false
 }
 
 // placesOf ranks a finished game's n players for rating, and says how it

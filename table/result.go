@@ -60,6 +60,11 @@ type Result struct {
 	// line, a full board, the last one standing), OnTime when the last
 	// player to leave ran out of time.
 	Reason EndReason
+	// Unconsenting are the players (indexes into Players) who never chose to
+	// play this game: they did not create, join or accept it, and made no
+	// move in it. Nobody is rated for a game that had one, so no one can
+	// lower another's rating by seating them in a game they never played.
+	Unconsenting []int
 }
 
 // Outcome returns the outcome for the player at index i: a player who left
@@ -107,9 +112,10 @@ func (r Result) Finish(i int) Finish {
 func (r Result) Kind() Kind { return KindOf(r.Rules) }
 
 // Rated reports whether the game counts for ratings: a game between people
-// only (no computer seat), with a place for every player.
+// only (no computer seat), every one of whom chose to play it, with a place
+// for every player.
 func (r Result) Rated() bool {
-	if len(r.Players) < 2 || len(r.Places) != len(r.Players) {
+	if len(r.Players) < 2 || len(r.Places) != len(r.Players) || len(r.Unconsenting) > 0 {
 		return false
 	}
 	for _, p := range r.Players {

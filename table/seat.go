@@ -46,19 +46,24 @@ type Seat struct {
 	Kind  SeatKind
 	User  string // the user's ID; "" for the computer
 	Token string
+	// Agreed says the person chose to play this game: they created or
+	// joined it, or accepted its challenge. Someone who did none of these
+	// (a rematch's other players, until they move) is never rated for it.
+	Agreed bool
 }
 
 // storedSeat is a seat as stored: {"user":…,"token":…} for a person,
 // {"ai":"hard","token":…} for the computer.
 type storedSeat struct {
-	User  string `json:"user,omitempty"`
-	AI    string `json:"ai,omitempty"`
-	Token string `json:"token"`
+	User   string `json:"user,omitempty"`
+	AI     string `json:"ai,omitempty"`
+	Token  string `json:"token"`
+	Agreed bool   `json:"agreed,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler in the stored format.
 func (s Seat) MarshalJSON() ([]byte, error) {
-	st := storedSeat{User: s.User, Token: s.Token}
+	st := storedSeat{User: s.User, Token: s.Token, Agreed: s.Agreed}
 	if s.Kind.Computer() {
 		st.AI = s.Kind.String()
 	}
@@ -71,7 +76,7 @@ func (s *Seat) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return err
 	}
-	*s = Seat{User: st.User, Token: st.Token}
+	*s = Seat{User: st.User, Token: st.Token, Agreed: st.Agreed}
 	if st.AI != "" {
 		k, ok := ParseComputer(st.AI)
 		if !ok {

@@ -46,9 +46,16 @@ const (
 	// OnTime: the player to move ran out of time on a clock, and that ended
 	// the game (Phase Over, with a winner).
 	OnTime
+	// Declined: an invited player declined the challenge; no game was played.
+	Declined
+	// Withdrawn: the challenger withdrew the challenge before it was accepted.
+	Withdrawn
+	// Unanswered: a challenge was left unanswered until it expired.
+	Unanswered
 )
 
-var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", OnTime: "on_time"}
+var endReasonNames = [...]string{NotEnded: "", EndedByPlayer: "ended", Expired: "expired", OnTime: "on_time",
+	Declined: "declined", Withdrawn: "withdrawn", Unanswered: "unanswered"}
 
 // String returns the stored name: "", "ended", "expired" or "on_time".
 func (r EndReason) String() string {
@@ -89,7 +96,9 @@ type Table struct {
 	Updated   time.Time    `json:"updated"`
 	version   int64        // the store's version this table was read at
 	game      *game.Game   // rebuilt from Moves; nil in the lobby
-	result    *Result      // set when the game finished in this action, saved with it
+
+	challenge         // challenge.go: people invited who have not answered yet
+	result    *Result // set when the game finished in this action, saved with it
 
 	clockState // clock.go: the move clock, its deadline, who ran out
 }
@@ -183,13 +192,21 @@ func Current(cur *Table) (*Table, error) {
 }
 
 // Join seats user with token tok (0 for the next free token) and starts the
-// game when the last seat fills.
+// game when the last seat fills. Joining is agreeing to play. A seat held
+// for an invited player is theirs: joining it is accepting (see Accept);
+// anyone else takes one of the seats nobody was invited to.
 func (t *Table) Join(user string, tok rune) error {
 	switch {
 	case t.Phase != Lobby:
 		return ErrStarted
 	case t.SeatOf(user) >= 0:
 		return ErrSeated
+	case t.Invited(user):
+		t.Invitees = slices.DeleteFunc(t.Invitees, func(u string) bool { return u == user })
+	case t.openSeats() == 0:
+		return ErrSeatsReserved
+	}
+	switch {
 	case tok != 0:
 		if _, err := t.ParseToken(string(tok)); err != nil {
 			return err // taken, or a look-alike of a seat's token
@@ -200,14 +217,24 @@ func (t *Table) Join(user string, tok rune) error {
 			return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
 		}
 	}
-	t.Seats = append(t.Seats, Seat{User: user, Token: string(tok)})
+	t.Seats = append(t.Seats, Seat{User: user, Token: string(tok), Agreed: true})
+	if len(t.Invitees) == 0 {
+		t.InviteExpires = time.Time{} // every invitation answered
+	}
 	return t.startIfFull()
 }
 
+// openSeats counts the seats free for anyone: not taken, and not held for an
+// invited player.
+func (t *Table) openSeats() int { return t.Rules.Players - len(t.Seats) - len(t.Invitees) }
+
 // SeatComputer gives the next free seat to the computer of kind k.
 func (t *Table) SeatComputer(k SeatKind) error {
-	if t.Phase != Lobby {
+	switch {
+	case t.Phase != Lobby:
 		return ErrStarted
+	case t.openSeats() == 0:
+		return ErrSeatsReserved
 	}
 	tok := t.FreeToken()
 	if tok == 0 {
@@ -236,7 +263,7 @@ func (t *Table) player(user string) (int, error) {
 	seat := t.SeatOf(user)
 	switch {
 	case t.Phase == Lobby:
-		return seat, &LobbyError{Open: t.Rules.Players - len(t.Seats)}
+		return seat, &LobbyError{Open: t.Rules.Players - len(t.Seats), Invitees: slices.Clone(t.Invitees)}
 	case seat < 0:
 		return seat, ErrNotSeated
 	case t.game.Resigned(seat):
@@ -310,7 +337,7 @@ func (t *Table) Resign(user string) (Resignation, error) {
 	if seat >= 0 && t.Phase == Lobby {
 		left := t.Seats[seat]
 		if left.User == t.Creator {
-			t.Phase, t.EndReason = Ended, EndedByPlayer
+			t.close(EndedByPlayer)
 			return Resignation{Seat: left, LeftLobby: true, ClosedLobby: true}, nil
 		}
 		t.Seats = append(t.Seats[:seat:seat], t.Seats[seat+1:]...)
@@ -326,13 +353,22 @@ func (t *Table) Resign(user string) (Resignation, error) {
 }
 
 // End closes the open game for user, who must be its creator or allowed to
-// manage the channel.
+// manage the channel. A challenge still waiting for an answer is withdrawn.
 func (t *Table) End(user string, canManage bool) error {
 	if user != t.Creator && !canManage {
 		return &NotAllowedError{Creator: t.Creator}
 	}
-	t.Phase, t.EndReason = Ended, EndedByPlayer
+	t.close(EndedByPlayer)
 	return nil
+}
+
+// close ends the table before its game finished: a lobby still waiting for
+// an invited player's answer ends as a withdrawn challenge.
+func (t *Table) close(why EndReason) {
+	if why == EndedByPlayer && t.Challenging() {
+		why = Withdrawn
+	}
+	t.Phase, t.EndReason = Ended, why
 }
 
 // Rematch starts the next game of cur's players with the same tokens and
@@ -353,7 +389,7 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		Creator: cur.Creator,
 		Rules:   cur.Rules,
 		Engine:  cur.Engine,
-		Seats:   append(slices.Clone(cur.Seats[1:]), cur.Seats[0]),
+		Seats:   rematchSeats(cur.Seats, user),
 		Phase:   Lobby,
 		Number:  cur.Number + 1,
 		Created: now,
@@ -365,6 +401,17 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		return nil, err
 	}
 	return next, nil
+}
+
+// rematchSeats are the last game's seats rotated by one, so each player
+// starts in turn. Only the player who asked has agreed to the new game; the
+// others agree by moving in it.
+func rematchSeats(last []Seat, asker string) []Seat {
+	seats := append(slices.Clone(last[1:]), last[0])
+	for i := range seats {
+		seats[i].Agreed = !seats[i].Kind.Computer() && seats[i].User == asker
+	}
+	return seats
 }
 
 // HumansLeft reports whether a person's seat has not resigned.

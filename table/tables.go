@@ -168,7 +168,7 @@ func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settle
 // whether any of its saves won a compare-and-swap (cur was then the stored
 // table).
 func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, act Action) (saved bool, err error) {
-	if cur != nil && cur.Due(ts.now()) { // a clock ran out: that comes first, as if the scheduler had been quicker
+	if cur != nil && (cur.Due(ts.now()) || cur.InvitationDue(ts.now())) { // a clock or a challenge ran out: that comes first, as if the scheduler had been quicker
 		if err := ts.timeUpInAction(ctx, cur); err != nil {
 			return false, err
 		}
@@ -330,7 +330,7 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 	if err != nil {
 		return err
 	}
-	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.Deadline}
+	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.nextDue()}
 	if d != nil && !d.Saved() {
 		save.Delivery = d.ID
 	}
@@ -346,7 +346,7 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 	}
 	t.version, t.result = version, nil
 	ts.remember(t)
-	ts.deadlineSaved(t.Deadline)
+	ts.deadlineSaved(save.Deadline)
 	return nil
 }
 
