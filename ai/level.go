@@ -27,19 +27,6 @@ const (
 	Hard
 )
 
-// ParseLevel reads "easy", "medium" or "hard".
-func ParseLevel(s string) (Level, error) {
-	switch s {
-	case "easy":
-		return Easy, nil
-	case "medium":
-		return Medium, nil
-	case "hard":
-		return Hard, nil
-	}
-	return Easy, fmt.Errorf("ai level %q: want easy, medium or hard", s)
-}
-
 // String returns "easy", "medium" or "hard".
 func (l Level) String() string {
 	switch l {

@@ -40,13 +40,17 @@ func playOne(p *prompter) error {
 	}
 	for !g.Over() {
 		fmt.Fprintln(p.out)
-		fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+		if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+			return err
+		}
 		if err := turn(p, g); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(p.out)
-	fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+	if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+		return err
+	}
 	if g.State() == game.Won {
 		fmt.Fprintf(p.out, "Player %c Won!\n", g.Token(g.Winner()))
 	} else {

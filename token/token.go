@@ -74,12 +74,6 @@ func Skeleton(s string) string {
 	return norm.NFD.String(b.String())
 }
 
-// Confusable reports whether a reader could take token a for token b: they
-// are equal or their skeletons are.
-func Confusable(a, b rune) bool {
-	return a == b || Skeleton(string(a)) == Skeleton(string(b))
-}
-
 // UnicodeVersion is the version of Unicode's confusables data the skeletons
 // come from.
 const UnicodeVersion = confusablesVersion
