@@ -33,7 +33,6 @@ import (
 const (
 	DefaultAPIURL      = "https://discord.com/api/v9"
 	DefaultDatabaseURL = "sqlite://./data/tttbot.db"
-	DefaultIdleTimeout = 24 * time.Hour
 )
 
 // ErrNothingToRun means neither transport is configured.
@@ -48,7 +47,7 @@ type Config struct {
 	APIURL      *url.URL          // DISCORD_API_URL: REST base URL; its user info is secret
 	HTTPAddr    string            // HTTP_ADDR: where /interactions, /healthz and /metrics listen
 	Database    Database          // DATABASE_URL, parsed
-	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
+	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action; 0 (unset) leaves table's default
 	LogLevel    slog.Level        // LOG_LEVEL: debug, info, warn or error
 	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
 	// own listener, for measuring under load; empty (the default): off. Bind
@@ -111,7 +110,6 @@ func parse(get func(string) string) (Config, error) {
 		GuildID:     val("DISCORD_GUILD_ID"),
 		HTTPAddr:    val("HTTP_ADDR"),
 		PprofAddr:   val("PPROF_ADDR"),
-		IdleTimeout: DefaultIdleTimeout,
 	}
 	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
 		// Never quote the token, not even a broken one.
@@ -243,6 +241,10 @@ func (c Config) LogValue() slog.Value {
 	if c.APIURL != nil {
 		api = redactURL(c.APIURL)
 	}
+	idle := "default"
+	if c.IdleTimeout > 0 {
+		idle = c.IdleTimeout.String()
+	}
 	return slog.GroupValue(
 		slog.Bool("gateway", c.Gateway()),
 		slog.Bool("interactions", c.Interactions()),
@@ -251,7 +253,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("api_url", api),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.Any("database", c.Database),
-		slog.String("idle_timeout", c.IdleTimeout.String()),
+		slog.String("idle_timeout", idle),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("pprof_addr", c.PprofAddr),
 	)
