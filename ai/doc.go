@@ -30,7 +30,7 @@
 // keeps alpha-beta's pruning; Hard stops it after one round (4 plies),
 // because deeper paranoid search measured weaker (the imagined coalition
 // grows with every ply; best-reply search, max^n and flat Monte Carlo
-// measured no better: see choose), and first takes away the win of either
+// measured no better: see docs/ai.md), and first takes away the win of either
 // opponent. With four or more players every such search measured weaker
 // than Medium's, so Hard plays Medium's two-ply search and, when it can,
 // a fork: two winning cells, which the one player who would block cannot

@@ -322,7 +322,7 @@ var (
 // TestHardForksWithFourPlayers: with four players, one player would block
 // a win (the one before the winner, as Medium does) and none can block two,
 // so Hard makes a fork when it can. A paranoid search, which lets the other
-// three block together, sees no value in one (see choose).
+// three block together, sees no value in one (docs/ai.md).
 func TestHardForksWithFourPlayers(t *testing.T) {
 	g := newGame(t, game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4})
 	at := func(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }
