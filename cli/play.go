@@ -10,7 +10,7 @@ import (
 	"github.com/tttbot/tttbot/token"
 )
 
-// Play runs the seeds' terminal game on in and out: it asks for the rules,
+// Play runs the original terminal game on in and out: it asks for the rules,
 // plays turns until a win or a draw, and offers another game with new
 // settings. It returns nil when the players decline or input ends.
 func Play(in io.Reader, out io.Writer) error {

@@ -105,11 +105,11 @@ func parse(get func(string) string) (Config, error) {
 	}
 	val := func(key string) string { return strings.TrimSpace(get(key)) }
 	c := Config{
-		Token:       strings.TrimSpace(strings.TrimPrefix(val("DISCORD_TOKEN"), "Bot ")),
-		AppID:       val("DISCORD_APP_ID"),
-		GuildID:     val("DISCORD_GUILD_ID"),
-		HTTPAddr:    val("HTTP_ADDR"),
-		PprofAddr:   val("PPROF_ADDR"),
+		Token:     strings.TrimSpace(strings.TrimPrefix(val("DISCORD_TOKEN"), "Bot ")),
+		AppID:     val("DISCORD_APP_ID"),
+		GuildID:   val("DISCORD_GUILD_ID"),
+		HTTPAddr:  val("HTTP_ADDR"),
+		PprofAddr: val("PPROF_ADDR"),
 	}
 	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
 		// Never quote the token, not even a broken one.

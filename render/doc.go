@@ -4,7 +4,7 @@
 //
 // Free-placement boards get a column header and row labels (0,0 top-left);
 // gravity boards get the column header a player types, with row 0 at the
-// bottom as in Connect Four; classic 3×3 gets seed 002's boxed drawing with the
+// bottom as in Connect Four; classic 3×3 gets the classic +---+ boxed drawing with the
 // cell numbers 0–8 in the empty cells. The last move is bracketed, [X], and a
 // winning run is starred, *X*.
 //

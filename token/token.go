@@ -1,4 +1,4 @@
-// Package token holds DESIGN.md's token rule: a player's token is one
+// Package token holds the token rule (docs/rules.md): a player's token is one
 // character a reader tells apart at a glance in a monospaced code block.
 //
 // A token is one grapheme cluster (github.com/rivo/uniseg) that has a
