@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -147,7 +148,7 @@ func Move(ctx context.Context, g *game.Game, opt Options) (game.Coord, Stats, er
 	var spent int64
 	var columns []bool
 	if opt.Level == Hard {
-		if geo := newGeometry(g.Rules()); geo != nil {
+		if geo := bitboard.NewGeometry(g.Rules()); geo != nil {
 			c, st, ok := exactMove(ctx, geo, g, opt, deadline, &columns)
 			if ok {
 				return c, st, nil
