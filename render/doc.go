@@ -11,7 +11,7 @@
 // Big boards do not fit a chat message: Fit picks the largest window around a
 // cell that fits a character budget, and Text draws just that window.
 //
-// Image and PNG draw the whole board with cells that shrink as the board
+// PNG draws the whole board with cells that shrink as the board
 // grows (a 100×100 board is about 700 pixels a side). ReplayGIF animates a
 // game one frame a move from the same drawing; each frame after the first
 // carries only the pixels that changed, so a replay of a 100×100 game with
