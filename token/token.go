@@ -100,23 +100,8 @@ func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail st
 	case rest != "":
 		return 0, OneCharacter, "is more than one character: pick one, like X", 0
 	}
-	// One cluster: every code point of it must be visible, and only its
-	// first may be a non-mark.
-	for i, c := range t {
-		switch {
-		case unicode.IsControl(c) || unicode.Is(unicode.Cs, c) || unicode.Is(unicode.Co, c):
-			return 0, Visible, fmt.Sprintf("holds the control or private character %U", c), 0
-		case unicode.Is(unicode.White_Space, c) || unicode.Is(unicode.Zs, c):
-			return 0, Visible, fmt.Sprintf("holds the space %U", c), 0
-		case defaultIgnorable(c):
-			return 0, Visible, fmt.Sprintf("holds the invisible character %U", c), 0
-		case blank[c] != "":
-			return 0, Visible, fmt.Sprintf("is %U %s, which draws nothing", c, blank[c]), 0
-		case !unicode.IsGraphic(c):
-			return 0, Visible, fmt.Sprintf("holds %U, which is not a character Unicode assigns", c), 0
-		case i == 0 && unicode.IsMark(c):
-			return 0, NotAMark, fmt.Sprintf("is the mark %U, which draws on another character", c), 0
-		}
+	if rule, detail := unseen(t); rule != 0 {
+		return 0, rule, detail, 0
 	}
 	if w := uniseg.StringWidth(t); w != 1 {
 		return 0, OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font (emoji and East Asian wide characters are)", w), 0
@@ -170,6 +155,28 @@ func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail st
 		return 0, OneColumn, "may be drawn as an emoji, wider than one column", 0
 	}
 	return tok, 0, "", 0
+}
+
+// unseen checks one grapheme cluster t: every code point of it must be
+// visible, and only its first may be a non-mark. rule is 0 when t passes.
+func unseen(t string) (rule Rule, detail string) {
+	for i, c := range t {
+		switch {
+		case unicode.IsControl(c) || unicode.Is(unicode.Cs, c) || unicode.Is(unicode.Co, c):
+			return Visible, fmt.Sprintf("holds the control or private character %U", c)
+		case unicode.Is(unicode.White_Space, c) || unicode.Is(unicode.Zs, c):
+			return Visible, fmt.Sprintf("holds the space %U", c)
+		case defaultIgnorable(c):
+			return Visible, fmt.Sprintf("holds the invisible character %U", c)
+		case blank[c] != "":
+			return Visible, fmt.Sprintf("is %U %s, which draws nothing", c, blank[c])
+		case !unicode.IsGraphic(c):
+			return Visible, fmt.Sprintf("holds %U, which is not a character Unicode assigns", c)
+		case i == 0 && unicode.IsMark(c):
+			return NotAMark, fmt.Sprintf("is the mark %U, which draws on another character", c)
+		}
+	}
+	return 0, ""
 }
 
 // defaultIgnorable approximates Unicode's derived Default_Ignorable_Code_Point
