@@ -337,9 +337,7 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 			// With two players Medium looks two plies ahead, no more.
 			// With more, its two plies see only the next player, and
 			// the rule below is how it also sees the one after that
-			// win. (Measured, not understood: without it Medium beat
-			// Hard more often with 3 and 4 players, 10×10 k=4 3
-			// players going from 10/0/8 to 3/1/14 for Hard.)
+			// win (docs/ai.md: measured, not understood).
 			return s.eval()
 		}
 		// A player to move with a four wins on the spot: scoring that
