@@ -1,5 +1,5 @@
-// Command tttbot is a Discord bot for generalized tic-tac-toe, the seeds'
-// terminal game, and a board checker.
+// Command tttbot is a Discord bot for generalized tic-tac-toe, the original
+// terminal game, and a board checker (docs/architecture.md maps the code).
 //
 //	tttbot              run the bot (gateway and/or HTTP interactions endpoint)
 //	tttbot play         play in the terminal

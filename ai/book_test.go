@@ -1,30 +1,26 @@
 package ai
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"maps"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
-	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 )
 
 var resolve = flag.Int("resolve", 0, "re-solve this many of the book's deepest positions from scratch (slow: seconds to minutes each)")
 
 // loadBook reads the embedded Connect Four book's file.
-func loadBook(tb testing.TB) (*bookData, *geometry) {
+func loadBook(tb testing.TB) (*bitboard.Book, *bitboard.Geometry) {
 	tb.Helper()
 	return readBook(tb, "connect4.book")
 }
 
 // readBook reads a Connect Four book file.
-func readBook(tb testing.TB, path string) (*bookData, *geometry) {
+func readBook(tb testing.TB, path string) (*bitboard.Book, *bitboard.Geometry) {
 	tb.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -33,14 +29,14 @@ func readBook(tb testing.TB, path string) (*bookData, *geometry) {
 	if len(data) == 0 {
 		tb.Skip("no book built yet")
 	}
-	b, err := parseBook(data)
+	b, err := bitboard.ParseBook(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if b.Rules != connectFour {
 		tb.Fatalf("book for %+v, want %+v", b.Rules, connectFour)
 	}
-	return b, newGeometry(b.Rules)
+	return b, bitboard.NewGeometry(b.Rules)
 }
 
 // TestBookCoversAndAgrees walks every position a game can reach within
@@ -56,6 +52,16 @@ func TestBookCoversAndAgrees(t *testing.T) {
 	checkBook(t, b, geo, 8)
 }
 
+// checkBook fails t when b.Verify finds a fault in b.
+func checkBook(t *testing.T, b *bitboard.Book, geo *bitboard.Geometry, covered int) {
+	t.Helper()
+	walked, err := b.Verify(geo, covered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d positions within %d plies, %d book entries", walked, b.Plies, b.Len())
+}
+
 // TestBaseBookIsComplete: the complete eight-stone book kept beside the
 // generator, which the embedded one extends with hints, covers every
 // position of up to eight stones, agrees with itself, and every entry is
@@ -69,199 +75,10 @@ func TestBaseBookIsComplete(t *testing.T) {
 	embedded, _ := loadBook(t)
 	for i := range b.Len() {
 		k, v := b.Entry(i)
-		j, ok := slices.BinarySearch(embedded.keys, k)
-		if !ok || int(embedded.scores[j]) != v {
+		if got, ok := embedded.Get(k); !ok || got != v {
 			t.Fatalf("base entry %x (%d) is not in the embedded book as it is here", k, v)
 		}
 	}
-}
-
-// checkBook walks every position a game can reach within b's plies: each
-// one with at most covered stones is in b (or trivial), and each one above
-// the deepest ply whose children are all known has the value negamax gives
-// over them. A complete book covers all its plies.
-func checkBook(t *testing.T, b *bookData, geo *geometry, covered int) {
-	t.Helper()
-	clamp := func(v int) int {
-		if b.Weak {
-			return max(-1, min(1, v))
-		}
-		return v
-	}
-	value := func(p bitPos) (int, bool) {
-		if v, ok := geo.Trivial(p); ok {
-			return clamp(v), true
-		}
-		v, ok := b.Lookup(geo, p)
-		if !ok && (b.Complete || p.Moves <= covered) {
-			t.Fatalf("position %x (%d stones) is not in the book", p.Key(), p.Moves)
-		}
-		return v, ok
-	}
-	seen := map[uint64]bool{}
-	var walk func(p bitPos)
-	walk = func(p bitPos) {
-		if seen[p.Key()] {
-			return
-		}
-		seen[p.Key()] = true
-		v, known := value(p)
-		if p.Moves == b.Plies {
-			return
-		}
-		best, all := -1<<30, true
-		for _, m := range geo.Moves(p) {
-			if geo.Wins(p, m) {
-				best = max(best, clamp(geo.maxScore(p.Moves)))
-				continue
-			}
-			c, ok := value(p.Play(m))
-			best, all = max(best, -c), all && ok
-			walk(p.Play(m))
-		}
-		if _, trivial := geo.Trivial(p); !trivial && known && all && best != v {
-			t.Fatalf("position %x: book %d, its children give %d", p.Key(), v, best)
-		}
-	}
-	walk(bitPos{})
-	t.Logf("%d positions within %d plies, %d book entries", len(seen), b.Plies, b.Len())
-}
-
-// TestGenerateBook builds a small board's book with several workers,
-// interrupts it and resumes it: the resumed book is the same, covers every
-// reachable position, agrees with negamax over its children and, at its
-// deepest ply, with the solver run from scratch.
-func TestGenerateBook(t *testing.T) {
-	r := game.Rules{Cols: 5, Rows: 4, Win: 4, Gravity: true, Players: 2}
-	dir := t.TempDir()
-	cfg := BookConfig{Rules: r, Plies: 4, Out: filepath.Join(dir, "book"), TableBits: 16, Workers: 3}
-	if err := GenerateBook(cfg); err != nil {
-		t.Fatal(err)
-	}
-	first, err := os.ReadFile(cfg.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := parseBook(first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	geo := newGeometry(r)
-	checkBook(t, b, geo, -1)
-	leaves := bookLeaves(geo, cfg.Plies)
-	for _, p := range leaves {
-		s := &solver{G: geo, TT: newSolveTable(12), Ctx: context.Background()}
-		want, _ := s.Solve(p, true)
-		if got, _ := b.Lookup(geo, p); got != want {
-			t.Fatalf("leaf %x: book %d, solver %d", p.Key(), got, want)
-		}
-	}
-
-	// Interrupted: half the progress survives, and the last line is cut short.
-	progress, err := os.ReadFile(cfg.Out + ".progress")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(progress), "\n")
-	if len(lines) < 10 {
-		t.Fatalf("only %d progress lines for %d leaves", len(lines), len(leaves))
-	}
-	kept := strings.Join(lines[:len(lines)/2], "") + "12345"
-	if err := os.WriteFile(cfg.Out+".progress", []byte(kept), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(cfg.Out); err != nil {
-		t.Fatal(err)
-	}
-	if err := GenerateBook(cfg); err != nil {
-		t.Fatal(err)
-	}
-	again, err := os.ReadFile(cfg.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(first, again) {
-		t.Fatalf("the resumed book differs: %d bytes, first %d", len(again), len(first))
-	}
-
-	// A partial book from half the progress, over a complete 2-ply book:
-	// what it holds agrees with the complete book, and it holds more than
-	// the base.
-	base := BookConfig{Rules: r, Plies: 2, Out: filepath.Join(dir, "base"), TableBits: 16}
-	if err := GenerateBook(base); err != nil {
-		t.Fatal(err)
-	}
-	part := BookConfig{Rules: r, Plies: 4, Out: filepath.Join(dir, "partial"), Progress: filepath.Join(dir, "half.progress"), Partial: true, Base: base.Out}
-	if err := os.WriteFile(part.Progress, []byte(kept), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := GenerateBook(part); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(part.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := parseBook(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pb.Complete || !b.Complete {
-		t.Fatalf("complete: partial book %v, whole book %v", pb.Complete, b.Complete)
-	}
-	checkBook(t, pb, geo, -1)
-	baseEntries := 0
-	if bb, err := os.ReadFile(base.Out); err == nil {
-		if bk, err := parseBook(bb); err == nil {
-			baseEntries = bk.Len()
-		}
-	}
-	if pb.Len() <= baseEntries || pb.Len() >= b.Len() {
-		t.Fatalf("partial book holds %d positions; the base %d, the whole book %d", pb.Len(), baseEntries, b.Len())
-	}
-	for i := range pb.Len() {
-		k, v := pb.Entry(i)
-		j, ok := slices.BinarySearch(b.keys, k)
-		if !ok || int(b.scores[j]) != v {
-			t.Fatalf("partial book position %x: %d, not so in the whole book", k, v)
-		}
-	}
-
-	// With half of a deeper run's progress, some leaves are worked out
-	// from their children instead of solved, and the book is the same.
-	deep := BookConfig{Rules: r, Plies: 5, Out: filepath.Join(dir, "deep"), TableBits: 16, Workers: 2}
-	if err := GenerateBook(deep); err != nil {
-		t.Fatal(err)
-	}
-	progress, err = os.ReadFile(deep.Out + ".progress")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines = strings.SplitAfter(string(progress), "\n")
-	if err := os.WriteFile(deep.Out+".progress", []byte(strings.Join(lines[:len(lines)/2], "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	known, err := loadProgress(deep.Out + ".progress")
-	if err != nil {
-		t.Fatal(err)
-	}
-	derived := 0
-	for _, p := range leaves {
-		if _, ok := fromChildren(geo, p, known); ok {
-			derived++
-		}
-	}
-	if derived == 0 {
-		t.Fatal("no leaf can be worked out from half the deeper run")
-	}
-	cfg.Deeper, cfg.Out = deep.Out+".progress", filepath.Join(dir, "from-deeper")
-	if err := GenerateBook(cfg); err != nil {
-		t.Fatal(err)
-	}
-	if fromDeeper, err := os.ReadFile(cfg.Out); err != nil || !bytes.Equal(first, fromDeeper) {
-		t.Fatalf("the book worked out from a deeper run differs (%v)", err)
-	}
-	t.Logf("%d of %d leaves worked out from the deeper run", derived, len(leaves))
 }
 
 // TestBookResolve re-solves a sample of the book's deepest entries from
@@ -272,10 +89,10 @@ func TestBookResolve(t *testing.T) {
 		t.Skip("needs -resolve N")
 	}
 	b, geo := loadBook(t)
-	var leaves []bitPos
+	var leaves []bitboard.Pos
 	seen := map[uint64]bool{}
-	var walk func(p bitPos)
-	walk = func(p bitPos) {
+	var walk func(p bitboard.Pos)
+	walk = func(p bitboard.Pos) {
 		if seen[geo.Canonical(p)] {
 			return
 		}
@@ -293,11 +110,11 @@ func TestBookResolve(t *testing.T) {
 			}
 		}
 	}
-	walk(bitPos{})
+	walk(bitboard.Pos{})
 	step := max(1, len(leaves) / *resolve)
 	for i := 0; i < len(leaves); i += step {
 		p := leaves[i]
-		s := &solver{G: geo, TT: newSolveTable(22), Ctx: context.Background()}
+		s := &bitboard.Solver{G: geo, TT: bitboard.NewTable(22), Ctx: context.Background()}
 		want, _ := b.Lookup(geo, p)
 		v, _ := s.Solve(p, b.Weak)
 		if v != want {
@@ -312,13 +129,13 @@ func TestBookResolve(t *testing.T) {
 // lose.
 func TestBookKnownOpening(t *testing.T) {
 	b, geo := loadBook(t)
-	if v, ok := b.Lookup(geo, bitPos{}); !ok || sign(v) != 1 {
+	if v, ok := b.Lookup(geo, bitboard.Pos{}); !ok || bitboard.Sign(v) != 1 {
 		t.Fatalf("empty board: %d (in book %v), want a first-player win", v, ok)
 	}
 	want := []int{1, 1, 0, -1, 0, 1, 1} // for the second player, to move after the first stone
 	for col, w := range want {
-		p := bitPos{}.Play(geo.MoveIn(bitPos{}, col))
-		if v, ok := b.Lookup(geo, p); !ok || sign(v) != w {
+		p := bitboard.Pos{}.Play(geo.MoveIn(bitboard.Pos{}, col))
+		if v, ok := b.Lookup(geo, p); !ok || bitboard.Sign(v) != w {
 			t.Errorf("first stone in column %d: %d (in book %v), want %d", col+1, v, ok, w)
 		}
 	}
@@ -367,84 +184,18 @@ func TestBookMovePartial(t *testing.T) {
 			}
 		}
 		delete(partial, geo.Canonical(p.Play(lose[0])))
-		b := newBookData(connectFour, full.Plies, full.Weak, false, partial)
-		m, got, _, ok := bookMove(b, geo, connectFour, p)
+		b := bitboard.NewBook(connectFour, full.Plies, full.Weak, false, partial)
+		m, got, _, ok := bitboard.BookMove(b, geo, connectFour, p)
 		if !ok || got != v || geo.Canonical(p.Play(m)) != geo.Canonical(p.Play(keep[0])) {
 			t.Fatalf("partial book: move %d value %d ok %v; want column %d value %d", geo.Column(m), got, ok, geo.Column(keep[0]), v)
 		}
 		// Without any child that keeps v, the book must not answer.
 		delete(partial, geo.Canonical(p.Play(keep[0])))
-		b = newBookData(connectFour, full.Plies, full.Weak, false, partial)
-		if m, got, _, ok := bookMove(b, geo, connectFour, p); ok {
+		b = bitboard.NewBook(connectFour, full.Plies, full.Weak, false, partial)
+		if m, got, _, ok := bitboard.BookMove(b, geo, connectFour, p); ok {
 			t.Fatalf("book without a child keeping %d answered column %d value %d", v, geo.Column(m), got)
 		}
 		return
-	}
-}
-
-// TestBookHints: hints added to a small complete book make the book serve
-// every deepest-ply position Hard reaches following it, each hint keeps
-// its parent's value (checked by the solver), the base's entries stay,
-// and a second run finds nothing left to do.
-func TestBookHints(t *testing.T) {
-	r := game.Rules{Cols: 5, Rows: 4, Win: 4, Gravity: true, Players: 2}
-	dir := t.TempDir()
-	base := BookConfig{Rules: r, Plies: 4, Out: filepath.Join(dir, "base"), TableBits: 16}
-	if err := GenerateBook(base); err != nil {
-		t.Fatal(err)
-	}
-	cfg := HintConfig{Base: base.Out, Out: filepath.Join(dir, "hinted"), From: 0, TableBits: 16, Workers: 2}
-	if err := AddBookHints(cfg); err != nil {
-		t.Fatal(err)
-	}
-	read := func(path string) *bookData {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := parseBook(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	b, hinted := read(base.Out), read(cfg.Out)
-	if hinted.Plies != b.Plies+1 || hinted.Complete || !hinted.Weak {
-		t.Fatalf("hinted book: %d plies, complete %v, weak %v; want %d, false, true", hinted.Plies, hinted.Complete, hinted.Weak, b.Plies+1)
-	}
-	for i := range b.Len() {
-		k, v := b.Entry(i)
-		j, ok := slices.BinarySearch(hinted.keys, k)
-		if !ok || int(hinted.scores[j]) != v {
-			t.Fatalf("base entry %x (%d) is not in the hinted book as it was", k, v)
-		}
-	}
-	if hinted.Len() <= b.Len() {
-		t.Fatalf("hinted book: %d entries, the base %d", hinted.Len(), b.Len())
-	}
-	geo := newGeometry(r)
-	targets := hintTargets(geo, b, cfg.From)
-	if len(targets) == 0 {
-		t.Fatal("no position needed a hint: the test checks nothing")
-	}
-	t.Logf("%d positions needed a hint", len(targets))
-	oracle := &solver{G: geo, TT: newSolveTable(16), Ctx: context.Background()}
-	for _, p := range targets {
-		v, _ := b.Lookup(geo, p)
-		m, got, _, ok := bookMove(hinted, geo, r, p)
-		if !ok || got != v {
-			t.Fatalf("position %x (worth %d): hinted book move ok %v value %d", p.Key(), v, ok, got)
-		}
-		if keeps, _ := oracle.Keeps(p, m, v); !keeps {
-			t.Fatalf("position %x (worth %d): the hint, column %d, does not keep it", p.Key(), v, geo.Column(m))
-		}
-	}
-	first, _ := os.ReadFile(cfg.Out)
-	if err := AddBookHints(cfg); err != nil {
-		t.Fatal(err)
-	}
-	if again, _ := os.ReadFile(cfg.Out); !bytes.Equal(first, again) {
-		t.Error("a second run changed the book")
 	}
 }
 
@@ -462,8 +213,8 @@ func TestBookServesHardsLines(t *testing.T) {
 	const deepest = 8
 	seen := map[uint64]bool{}
 	served := 0
-	var walk func(p bitPos)
-	walk = func(p bitPos) {
+	var walk func(p bitboard.Pos)
+	walk = func(p bitboard.Pos) {
 		k := geo.Canonical(p)
 		if seen[k] || geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
 			return
@@ -477,7 +228,7 @@ func TestBookServesHardsLines(t *testing.T) {
 			if v < 0 {
 				return // lost: the search chooses how to lose slowest
 			}
-			m, got, _, ok := bookMove(b, geo, connectFour, p)
+			m, got, _, ok := bitboard.BookMove(b, geo, connectFour, p)
 			if !ok || got != v {
 				t.Fatalf("position %x of %d stones, worth %d: book move ok %v worth %d", p.Key(), p.Moves, v, ok, got)
 			}
@@ -491,6 +242,6 @@ func TestBookServesHardsLines(t *testing.T) {
 			walk(p.Play(m))
 		}
 	}
-	walk(bitPos{})
+	walk(bitboard.Pos{})
 	t.Logf("%d positions of the first player served", served)
 }

@@ -8,7 +8,7 @@
 // Hard on two-player gravity boards that fit a 64-bit bitboard
 // ((rows+1)·cols ≤ 64: standard Connect Four, 7×7, 8×7, and smaller)
 // plays perfectly whenever it can prove it: it looks the position up in
-// an embedded opening book, else solves it exactly (solver.go: Pons-style
+// an embedded opening book, else solves it exactly (ai/internal/bitboard: Pons-style
 // negamax with null windows, threat ordering, forced-move detection,
 // enhanced transposition cutoffs, mirror symmetry and a lockless
 // transposition table shared by every game and kept between moves, with a
@@ -16,7 +16,7 @@
 // allowing, the fastest win or the slowest loss. Only when the solver
 // cannot finish within the budget does it fall back to the heuristic
 // search below, restricted to the moves the solver did not prove worse.
-// The book is built by the same solver: see GenerateBook and
+// The book is built by the same solver: see
 // ai/internal/bookgen. For Connect Four it holds who wins every position
 // with up to eight stones, so Hard plays perfectly from the first stone,
 // whatever the opponent opens with, and, as hints, the move that keeps
@@ -30,7 +30,7 @@
 // keeps alpha-beta's pruning; Hard stops it after one round (4 plies),
 // because deeper paranoid search measured weaker (the imagined coalition
 // grows with every ply; best-reply search, max^n and flat Monte Carlo
-// measured no better: see choose), and first takes away the win of either
+// measured no better: see docs/ai.md), and first takes away the win of either
 // opponent. With four or more players every such search measured weaker
 // than Medium's, so Hard plays Medium's two-ply search and, when it can,
 // a fork: two winning cells, which the one player who would block cannot

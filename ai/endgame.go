@@ -10,21 +10,9 @@ import "github.com/tttbot/tttbot/game"
 // remain, Hard searches the rest of the game whole, each player in turn
 // choosing the move best for itself (max^n: a win over a draw over a loss;
 // among moves equal for itself, the first in column order), and keeps the
-// moves best for itself under that model.
-//
-// Measured (TestLongLadder, Hard in one seat against Medium in the
-// others, won/drawn/lost for Hard): gravity 9×8 with four players over
-// 2,000 games (-ladder-games 100) 25/1,922/53 against 23/1,908/69 without
-// it, so Hard wins more a seat than Medium (25 against 17.7) where the two
-// were equal; over 10,000 games 169 against 102 a seat. Gravity 7×6 with
-// three, 450 games: 20/423/7 against 26/410/14, fewer wins but half the
-// losses. Letting an opponent choose, among its equal moves, the one worst
-// for Hard (paranoid) did no better (500 games on 9×8: 8/472/20 against
-// 9/472/19); solving from 8, 16 or 20 empty cells instead of 12 changed
-// nothing on four players, and from 8 lost the gain on three. Giving the
-// solve the whole node budget instead of half won more on three players
-// (25/418/7) and the same on four, but leaves the search nothing when the
-// solve runs out, so it keeps half.
+// moves best for itself under that model. It lifts Hard above Medium there,
+// and takes half the node budget so that the search still has some when the
+// solve runs out (docs/ai.md has the ladder results).
 
 // endgameCells: from this many empty cells or fewer, Hard solves the end.
 const endgameCells = 12

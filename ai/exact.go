@@ -9,34 +9,35 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
 // Hard on two-player gravity boards that fit a 64-bit bitboard (standard
 // Connect Four among them) plays from an opening book, else solves the
-// position exactly (solver.go), and only when the budget runs out
+// position exactly (ai/internal/bitboard), and only when the budget runs out
 // before the solver finishes falls back to the heuristic search.
 
 // connectFourBook is the opening book of standard Connect Four, made by
 // ai/internal/bookgen: who wins every position a game can reach with at
 // most eight stones, whoever played them (112,912 positions up to mirror
-// symmetry), and hints at the ninth (7,499: see AddBookHints); 59 KB.
+// symmetry), and hints at the ninth (7,499: see ai/internal/bookgen); 59 KB.
 //
 //go:embed connect4.book
 var connectFourBook []byte
 
 var (
 	bookOnce     sync.Once
-	embeddedBook *bookData
+	embeddedBook *bitboard.Book
 )
 
 // openingBook returns the embedded book, parsed on first use, or nil.
-func openingBook() *bookData {
+func openingBook() *bitboard.Book {
 	bookOnce.Do(func() {
 		if len(connectFourBook) == 0 {
 			return // a build without a book plays from the solver alone
 		}
-		b, err := parseBook(connectFourBook)
+		b, err := bitboard.ParseBook(connectFourBook)
 		if err != nil {
 			panic("ai: embedded opening book: " + err.Error()) // a build defect, caught by the tests
 		}
@@ -65,7 +66,7 @@ const (
 // heuristic search may still choose from: what the solver and its helper
 // left in the table may prove some moves worse than another (a move that
 // loses against one that draws, typically), and those are left out.
-func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
+func exactMove(ctx context.Context, geo *bitboard.Geometry, g *game.Game, opt Options, deadline time.Time, columns *[]bool) (c game.Coord, st Stats, ok bool) {
 	p := geo.FromGame(g)
 	coord := func(m uint64) game.Coord {
 		at, _ := g.Target(game.Coord{Col: geo.Column(m)})
@@ -75,12 +76,12 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		v, _ := geo.Trivial(p)
 		return coord(m), scoreStats(geo, p, v, false), true
 	}
-	if m, v, weak, found := bookMove(openingBook(), geo, g.Rules(), p); found {
+	if m, v, weak, found := bitboard.BookMove(openingBook(), geo, g.Rules(), p); found {
 		st := scoreStats(geo, p, v, weak)
 		return coord(m), st, true
 	}
 
-	s := &solver{G: geo, Ctx: ctx}
+	s := &bitboard.Solver{G: geo, Ctx: ctx}
 	share := solverShare
 	if geo.Cells()-p.Moves > openingEmpty {
 		share = openingShare
@@ -88,11 +89,11 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	if opt.MaxNodes > 0 {
 		// Reproducible: a private, empty table, and a node budget.
 		s.MaxNodes = int64(float64(opt.MaxNodes) * share)
-		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), sharedBits)
-		s.TT = privateSolveTable(tbits)
-		defer releaseSolveTable(tbits, s.TT)
+		tbits := min(max(bits.Len64(uint64(s.MaxNodes)), 10), bitboard.SharedBits)
+		s.TT = bitboard.PrivateTable(tbits)
+		defer bitboard.ReleaseTable(tbits, s.TT)
 	} else {
-		s.TT = sharedSolveTable()
+		s.TT = bitboard.SharedTable()
 		s.Deadline = time.Now().Add(time.Duration(float64(time.Until(deadline)) * share))
 	}
 	// Who wins first, and a move that keeps it so; then, time allowing,
@@ -115,7 +116,7 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 			mainCtx, stopMain := context.WithCancel(ctx)
 			defer stopMain()
 			s.Ctx = mainCtx
-			helpKeep(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline, sign(v), func(m uint64) {
+			helpKeep(helpCtx, &helpers, &helperNodes, geo, p, s.TT, s.Deadline, bitboard.Sign(v), func(m uint64) {
 				if found.CompareAndSwap(0, m) {
 					stopMain()
 				}
@@ -166,9 +167,9 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 		nodes := s.Nodes + helperNodes.Load()
 		floor := -1 // nothing is known of p: no child is worse than a loss
 		if known {
-			floor = sign(v)
+			floor = bitboard.Sign(v)
 		}
-		if m, win := pruneProved(geo, p, s.TT, floor, columns); win {
+		if m, win := bitboard.PruneProved(geo, p, s.TT, floor, columns); win {
 			return coord(m), Stats{Nodes: nodes, Complete: true, Score: Win - int64(geo.Cells()-p.Moves), Depth: 1}, true
 		}
 		return game.Coord{}, Stats{Nodes: nodes}, false
@@ -183,51 +184,18 @@ func exactMove(ctx context.Context, geo *geometry, g *game.Game, opt Options, de
 	return coord(m), st, true
 }
 
-// pruneProved reads the table's bounds on p's children. A move proved to
-// win is returned at once; otherwise *columns lists the moves no other
-// move is proved better than, and none proved to lose what p is worth
-// when that is known: floor is p's outcome for the mover (−1, 0 or +1;
-// −1 when unknown). At the book's deepest ply the book says p is a draw
-// while the search for the drawing move runs out of time: the moves it
-// proved to lose are then left out even though no move is proved to
-// draw.
-func pruneProved(geo *geometry, p bitPos, tt *solveTable, floor int, columns *[]bool) (uint64, bool) {
-	type bound struct {
-		m      uint64
-		lo, hi int // the mover's score after m lies in [lo, hi]
-	}
-	var bs []bound
-	bestLo := -1 << 30
-	for _, m := range geo.Moves(p) {
-		lo, hi := tt.Bounds(geo, p.Play(m))
-		b := bound{m, -hi, -lo}
-		if b.lo > 0 {
-			return m, true
-		}
-		bs = append(bs, b)
-		bestLo = max(bestLo, b.lo)
-	}
-	*columns = make([]bool, geo.Cols())
-	for _, b := range bs {
-		if b.hi >= bestLo && sign(b.hi) >= floor {
-			(*columns)[geo.Column(b.m)] = true
-		}
-	}
-	return 0, false
-}
-
 // helpSolve starts helpers on the other CPUs for a timed solve (Lazy SMP,
 // as chess engines do it): each solves p's children one by one, from the
 // other end of the usual order, into the shared table, where the main
 // search finds their bounds instead of searching them itself. They stop
 // when ctx ends; their nodes are added to nodes.
-func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *geometry, p bitPos, tt *solveTable, deadline time.Time) {
+func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *bitboard.Geometry, p bitboard.Pos, tt *bitboard.Table, deadline time.Time) {
 	moves := geo.Moves(p)
 	for w := 1; w < min(runtime.GOMAXPROCS(0), maxHelpers+1); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := &solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			h := &bitboard.Solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
 			for i := range moves {
 				m := moves[(len(moves)-w*(i+1)%len(moves)+len(moves))%len(moves)]
 				if geo.Wins(p, m) {
@@ -250,7 +218,7 @@ func helpSolve(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo
 // children that do not lose at once, from the other end of the usual
 // order, and calls keep with the first it proves to keep the value. They
 // stop when ctx ends; their nodes are added to nodes.
-func helpKeep(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *geometry, p bitPos, tt *solveTable, deadline time.Time, want int, keep func(uint64)) {
+func helpKeep(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo *bitboard.Geometry, p bitboard.Pos, tt *bitboard.Table, deadline time.Time, want int, keep func(uint64)) {
 	var moves []uint64
 	for _, m := range geo.Moves(p) {
 		if m&geo.NonLosing(p) != 0 {
@@ -261,7 +229,7 @@ func helpKeep(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := &solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
+			h := &bitboard.Solver{G: geo, TT: tt, Ctx: ctx, Deadline: deadline}
 			defer func() { nodes.Add(h.Nodes) }()
 			for i := range moves {
 				m := moves[len(moves)-1-(i+w-1)%len(moves)]
@@ -281,58 +249,9 @@ func helpKeep(ctx context.Context, wg *sync.WaitGroup, nodes *atomic.Int64, geo 
 // maxHelpers bounds the helper goroutines of one timed solve.
 const maxHelpers = 1
 
-// bookMove chooses p's move from the opening book when every child of p is
-// in it (or read off at once): the move to the child worst for the
-// opponent, the centre first among equals, never one that lets the
-// opponent win at once. A lost position is left to the caller when the
-// book is weak: all its moves look alike there. A partial book may lack some
-// children; then a child it holds is played if it keeps what the book
-// says p is worth.
-func bookMove(b *bookData, geo *geometry, r game.Rules, p bitPos) (move uint64, value int, weak, ok bool) {
-	if b == nil || b.Rules != r || p.Moves >= b.Plies {
-		return 0, 0, false, false
-	}
-	next := geo.NonLosing(p)
-	best, missing := -1<<30, false
-	for _, m := range geo.Moves(p) {
-		if m&next == 0 {
-			continue // lets the opponent win at once
-		}
-		child := p.Play(m)
-		v, ok := geo.Trivial(child)
-		if !ok {
-			if v, ok = b.Lookup(geo, child); !ok {
-				missing = true
-				continue
-			}
-		} else if b.Weak {
-			v = max(-1, min(1, v))
-		}
-		if -v > best {
-			best, move = -v, m
-		}
-	}
-	if missing {
-		// Only the value of p itself says the best child held is best.
-		v, ok := b.Lookup(geo, p)
-		if b.Weak {
-			v = sign(v)
-		}
-		if !ok || best < v {
-			return 0, 0, false, false
-		}
-	}
-	if b.Weak && best < 0 {
-		// Lost, and a weak book cannot tell the slowest loss: the
-		// solver or the heuristic chooses, to make the win hard.
-		return 0, 0, false, false
-	}
-	return move, best, b.Weak, move != 0
-}
-
 // bookValue returns who wins p (weakly: −1, 0 or +1) if the opening book
 // holds it.
-func bookValue(geo *geometry, r game.Rules, p bitPos) (int, bool) {
+func bookValue(geo *bitboard.Geometry, r game.Rules, p bitboard.Pos) (int, bool) {
 	b := openingBook()
 	if b == nil || b.Rules != r || p.Moves > b.Plies {
 		return 0, false
@@ -345,7 +264,7 @@ func bookValue(geo *geometry, r game.Rules, p bitPos) (int, bool) {
 // for a proved win or loss, 0 for a proved draw. A weak score knows the
 // winner but not when: its Score counts the plies left on the board, the
 // latest the game can end, and Distance is 0.
-func scoreStats(geo *geometry, p bitPos, v int, weak bool) Stats {
+func scoreStats(geo *bitboard.Geometry, p bitboard.Pos, v int, weak bool) Stats {
 	st := Stats{Complete: true, Depth: geo.Cells() - p.Moves}
 	if v == 0 {
 		st.Distance = geo.Cells() - p.Moves

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -91,40 +92,12 @@ func TestExactStats(t *testing.T) {
 	}
 }
 
-// TestPruneProvedKnownValue: when p's value is known (the book's deepest
-// ply says a draw) but the search for the drawing move ran out, a move
-// proved to lose is left out although no move is proved to draw; with
-// nothing known of p it stays a candidate.
-func TestPruneProvedKnownValue(t *testing.T) {
-	geo := newGeometry(connectFour)
-	p := bitPos{}
-	for _, col := range []int{4, 4, 5, 3, 3, 3, 3, 3} {
-		p = p.Play(geo.MoveIn(p, col))
-	}
-	tt := newSolveTable(16)
-	lost := geo.MoveIn(p, 0) // the opponent is proved to win after column 1
-	child := p.Play(lost)
-	tt.put(geo.tableKey(child), geo.tag, boundLower, 1, -1, child.Moves)
-	for _, tc := range []struct {
-		floor int
-		want  bool // column 1 still a candidate
-	}{{-1, true}, {0, false}} {
-		var columns []bool
-		if _, win := pruneProved(geo, p, tt, tc.floor, &columns); win {
-			t.Fatalf("floor %d: a win reported", tc.floor)
-		}
-		if columns[0] != tc.want || !columns[1] {
-			t.Errorf("floor %d: columns %v, want column 1 %v and column 2 kept", tc.floor, columns, tc.want)
-		}
-	}
-}
-
 // TestHelpKeep: with a position's value known, the helper finds a move that
 // keeps it, hands it over once, and stops.
 func TestHelpKeep(t *testing.T) {
-	geo := newGeometry(connectFour)
+	geo := bitboard.NewGeometry(connectFour)
 	rng := rand.New(rand.NewPCG(5, 5))
-	oracle := &solver{G: geo, TT: newSolveTable(18), Ctx: context.Background()}
+	oracle := &bitboard.Solver{G: geo, TT: bitboard.NewTable(18), Ctx: context.Background()}
 	for tested := 0; tested < 5; {
 		p := geo.FromGame(randomGame(t, connectFour, 16, rng))
 		if geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
@@ -139,7 +112,7 @@ func TestHelpKeep(t *testing.T) {
 		var nodes atomic.Int64
 		var got []uint64
 		var mu sync.Mutex
-		helpKeep(context.Background(), &wg, &nodes, geo, p, newSolveTable(16), time.Time{}, v, func(m uint64) {
+		helpKeep(context.Background(), &wg, &nodes, geo, p, bitboard.NewTable(16), time.Time{}, v, func(m uint64) {
 			mu.Lock()
 			got = append(got, m)
 			mu.Unlock()
@@ -162,7 +135,7 @@ func TestHelpKeep(t *testing.T) {
 // position is lost anyway (all its moves then lose; the book used to
 // play the centre, and the opponent won at once).
 func TestHardBlocksInOpenings(t *testing.T) {
-	geo := newGeometry(connectFour)
+	geo := bitboard.NewGeometry(connectFour)
 	rng := rand.New(rand.NewPCG(1, 2))
 	lost, tested := 0, 0
 	for tested < 30 {
@@ -184,7 +157,7 @@ func TestHardBlocksInOpenings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if next&geo.colMask[c.Col] == 0 {
+		if next&geo.MoveIn(p, c.Col) == 0 {
 			t.Errorf("%v: Hard played column %d and lets the opponent win at once", g.Moves(), c.Col+1)
 		}
 	}

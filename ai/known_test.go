@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -42,16 +43,16 @@ func TestKnownScores(t *testing.T) {
 		{"226555757373563267651", 6},
 	} {
 		t.Run(tt.moves, func(t *testing.T) {
-			geo := newGeometry(connectFour)
+			geo := bitboard.NewGeometry(connectFour)
 			p := geo.FromGame(fromMoves(t, tt.moves))
-			s := &solver{G: geo, TT: newSolveTable(16), Ctx: context.Background()}
+			s := &bitboard.Solver{G: geo, TT: bitboard.NewTable(16), Ctx: context.Background()}
 			got, ok := s.Solve(p, false)
 			if !ok || got != tt.score {
 				t.Fatalf("score %d (finished %v), want %d", got, ok, tt.score)
 			}
 			weak, _ := s.Solve(p, true)
-			if weak != sign(tt.score) {
-				t.Fatalf("weak score %d, want %d", weak, sign(tt.score))
+			if weak != bitboard.Sign(tt.score) {
+				t.Fatalf("weak score %d, want %d", weak, bitboard.Sign(tt.score))
 			}
 		})
 	}

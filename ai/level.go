@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -26,19 +27,6 @@ const (
 	// assumes everyone plays against it.
 	Hard
 )
-
-// ParseLevel reads "easy", "medium" or "hard".
-func ParseLevel(s string) (Level, error) {
-	switch s {
-	case "easy":
-		return Easy, nil
-	case "medium":
-		return Medium, nil
-	case "hard":
-		return Hard, nil
-	}
-	return Easy, fmt.Errorf("ai level %q: want easy, medium or hard", s)
-}
 
 // String returns "easy", "medium" or "hard".
 func (l Level) String() string {
@@ -160,7 +148,7 @@ func Move(ctx context.Context, g *game.Game, opt Options) (game.Coord, Stats, er
 	var spent int64
 	var columns []bool
 	if opt.Level == Hard {
-		if geo := newGeometry(g.Rules()); geo != nil {
+		if geo := bitboard.NewGeometry(g.Rules()); geo != nil {
 			c, st, ok := exactMove(ctx, geo, g, opt, deadline, &columns)
 			if ok {
 				return c, st, nil

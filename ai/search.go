@@ -19,13 +19,13 @@ const (
 	beamRoot   = 24          // on big boards, root moves searched
 	beamInner  = 10          // on big boards, moves searched below the root
 	nearReach  = 2           // on big boards, candidates lie this close to a token
-	// paranoidDepth caps Hard's search with three players (see choose).
+	// paranoidDepth caps Hard's search with three players (docs/ai.md).
 	paranoidDepth = 4
 	// crowdPlayers: from this many players on, Hard plays Medium's
-	// search, among its forks when it has any (see choose).
+	// search, among its forks when it has any (docs/ai.md).
 	crowdPlayers = 4
 	// forkReadyPlayers: from this many players on, Hard without a fork
-	// prepares one (see choose).
+	// prepares one (docs/ai.md).
 	forkReadyPlayers = 5
 )
 
@@ -82,20 +82,10 @@ func newSearch(ctx context.Context, g *game.Game, opt Options) *search {
 
 func (s *search) coord(c int) game.Coord { return game.Coord{Row: c / s.pos.cols, Col: c % s.pos.cols} }
 
-// choose picks the move for s.me.
+// choose picks the move for s.me. The rules for three or more players, and
+// the ladder results that chose them, are in docs/ai.md.
 func (s *search) choose() (game.Coord, Stats) {
-	moves := s.candidates(s.me, 0)
-	if s.columns != nil {
-		var kept []int
-		for _, c := range moves {
-			if s.columns[c%s.pos.cols] {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) > 0 {
-			moves = kept
-		}
-	}
+	moves := s.allowed(s.candidates(s.me, 0))
 	if len(moves) == 1 {
 		return s.coord(moves[0]), Stats{}
 	}
@@ -120,11 +110,8 @@ func (s *search) choose() (game.Coord, Stats) {
 	}
 	crowded := s.opt.Level == Hard && s.active() >= crowdPlayers
 	if s.opt.Level == Hard && !crowded {
-		// With three players the others both move before s.me again:
-		// take away the win of the first in turn order who has one
-		// (measured: Hard scores better against Medium with this than
-		// when it trusts the player in between to block; with four or
-		// more it scores worse, see below).
+		// With three players both others move before s.me again, so take
+		// away the win of the first in turn order who has one.
 		for o := s.pos.next(s.pos.next(s.me)); o != s.me; o = s.pos.next(o) {
 			if c, ok := s.immediate(moves, o); ok {
 				return s.coord(c), Stats{Depth: 1}
@@ -142,48 +129,7 @@ func (s *search) choose() (game.Coord, Stats) {
 		moves = keep
 	}
 	if crowded {
-		// With four or more players every deeper model measured below
-		// made Hard weaker than Medium (TestLongLadder, one Hard against
-		// Medium in every other seat, wins a seat: 10×10 k=4 with 4
-		// players 8 against 13 over 100 games; gravity 9×8 with 4,
-		// 0 against 10 over 500; 12×12 k=4 with 6, 0 against 2 over
-		// 90, and two minutes a ladder). Medium's own search scores
-		// its seat's share (52 against 52 over 400 games on 10×10, 8
-		// against 8 over 500 on gravity 9×8, 6 against 6 on 12×12).
-		// A fork is what lifts Hard above it: the one player who would
-		// block a win cannot block two, so when s.me can make one, the
-		// search chooses among the forks. 10×10: 74 against 51 over 400
-		// games; gravity 9×8 and 12×12: no change. Nor did two more
-		// rules there (gravity 9×8, 4 players): not filling the cell
-		// under any opponent's win (8/462/30 over 500 games, against
-		// 8/468/24), and flat Monte Carlo, as below, in place of the
-		// two-ply search when there is no fork (1/91/8 over 100, against
-		// 2/92/6, and 40 times slower).
-		//
-		// Blocking every opponent's win, as with three players, is the
-		// trade-off: it wastes a move when the player before that
-		// opponent blocks anyway, as Medium does, and saves the game when
-		// nobody does, as with Easy. With it (and the fork), 10×10 with
-		// 4 players scores 43 against 45 a seat over 400 games against
-		// Medium, and 182 wins, 9 losses against Easy; without it 74
-		// against 51, and 183 wins, 87 losses (Medium: 181 and 59).
-		// Without it is the rule that puts Hard above Medium.
-		//
-		// With five or more players and no fork to make, Hard prepares
-		// one: it keeps the moves after which it could make the most
-		// forks next turn, two at least (forkReady). 12×12 k=4 with 6
-		// players, 450 games (-ladder-games 25): 43 wins against Medium's
-		// 22.8 a seat, where it was 17 against 13.8; counting one fork
-		// ready as enough, 47 against 25.8 with more losses. With four
-		// players it lifts Medium more than Hard (10×10, 100 games: 26
-		// against 19.7 a seat, against 18 against 11 without it).
-		if forks := s.forks(moves); len(forks) > 0 {
-			moves = forks
-		} else if s.active() >= forkReadyPlayers {
-			if ready := s.forkReady(moves); len(ready) > 0 {
-				moves = ready
-			}
-		}
+		moves = s.crowdedMoves(moves)
 	}
 	switch {
 	case s.opt.Level == Easy:
@@ -197,49 +143,51 @@ func (s *search) choose() (game.Coord, Stats) {
 	}
 	maxDepth := len(s.pos.cell) - s.pos.filled
 	if s.many {
-		// Three players. A paranoid search gets worse, not better, past
-		// about one round: every extra ply of opponents is one more
-		// stone of a coalition that real opponents, each playing for
-		// itself, do not form. Measured against Medium with 3 and 4
-		// players (7×7 and 10×10 k=4, gravity 7×6 and 9×8), 4 plies (or
-		// one round, with more players) won the most a seat; unlimited
-		// depth, 3 and 5 plies lost more than they won.
-		//
-		// Other models did no better (TestLongLadder -ladder-games 2,
-		// 36 to 40 games a rule set, 20,000 nodes a move unless said):
-		// best-reply search (Schadd and Winands) at any depth lost more
-		// everywhere, since in its model only Hard ever blocks; max^n,
-		// each opponent maximising its own windows against the strongest
-		// or all others, at 4, 5 or 8 plies, and as a fallback when the
-		// paranoid search proves a loss, changed nothing on 4 players
-		// (10×10: 1–4 wins, 14–20 losses); flat Monte Carlo with UCB1 at
-		// the root and win/block/top-three playouts helped gravity 9×8
-		// with 4 players (4/33/3 at 100,000 nodes) but lost 12/0/24 on
-		// 10×10 with 3 and took minutes a ladder; scoring a leaf where an
-		// opponent has two playable wins as lost changed nothing; and
-		// at Medium's depth of two Hard scored much as at four (10×10, 4
-		// players: 3/25/12 against 4/22/14): the search depth is not
-		// what decides these games. Nor did playing, before the search,
-		// a move that makes two playable wins at once (over 100 games
-		// a set, -ladder-games 5: 10×10 with 4 players 10/48/42 against
-		// 8/52/40, the others unchanged); and two made things worse:
-		// taking any opponent's fork cell first (7×7 with 3 players
-		// 1/78/11 against 18/68/4, 10×10 with 3 12/21/57 against
-		// 45/2/43), and one ply of search (10×10 with 4 11/33/56).
-		// Medium's search with a fork first, as with four players, is
-		// worse with three (7×7 11/62/17, 10×10 34/2/54, gravity 7×6
-		// 2/84/4, over 90 games a set).
+		// A paranoid search past one round imagines a coalition that
+		// opponents playing each for itself do not form.
 		maxDepth = min(maxDepth, paranoidDepth)
 	}
 	c, st := s.deepen(moves, maxDepth)
 	return s.coord(c), st
 }
 
+// allowed keeps the moves in the gravity columns the exact solver left
+// open (s.columns), unless that would leave none.
+func (s *search) allowed(moves []int) []int {
+	if s.columns == nil {
+		return moves
+	}
+	var kept []int
+	for _, c := range moves {
+		if s.columns[c%s.pos.cols] {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return moves
+	}
+	return kept
+}
+
+// crowdedMoves narrows Hard's moves with four or more players, where it
+// plays Medium's search and blocks nobody: one player would block a win and
+// none can block two, so it makes a fork when it can, and with five or more
+// players prepares one.
+func (s *search) crowdedMoves(moves []int) []int {
+	if forks := s.forks(moves); len(forks) > 0 {
+		return forks
+	}
+	if s.active() >= forkReadyPlayers {
+		if ready := s.forkReady(moves); len(ready) > 0 {
+			return ready
+		}
+	}
+	return moves
+}
+
 // forks lists the moves among moves after which s.me has two cells that
 // would each complete a run, so one stone cannot block both. Under gravity
-// one of them may still wait for the cell below it; counting only cells
-// playable at once, or one stacked on the other, measured no better
-// (gravity 9×8, 4 players: 4 against 8 wins a seat over 500 games).
+// one of them may still wait for the cell below it (docs/ai.md says why).
 func (s *search) forks(moves []int) []int {
 	var out []int
 	for _, c := range moves {
@@ -389,9 +337,7 @@ func (s *search) alphabeta(depth, ply int, alpha, beta int64, mover int) int64 {
 			// With two players Medium looks two plies ahead, no more.
 			// With more, its two plies see only the next player, and
 			// the rule below is how it also sees the one after that
-			// win. (Measured, not understood: without it Medium beat
-			// Hard more often with 3 and 4 players, 10×10 k=4 3
-			// players going from 10/0/8 to 3/1/14 for Hard.)
+			// win (docs/ai.md: measured, not understood).
 			return s.eval()
 		}
 		// A player to move with a four wins on the spot: scoring that

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -156,7 +157,7 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 	}
 	for _, r := range boards {
 		b := newBrute(r)
-		geo := newGeometry(r)
+		geo := bitboard.NewGeometry(r)
 		rng := rand.New(rand.NewPCG(uint64(r.Rows*100+r.Cols), uint64(r.Win)))
 		for i := 0; i < 60; i++ {
 			stones := i % r.Cells()
@@ -171,13 +172,13 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 			}
 			want := b.value(b.of(g), g.Filled())
 			p := geo.FromGame(g)
-			s := &solver{G: geo, TT: newSolveTable(12), Ctx: context.Background()}
+			s := &bitboard.Solver{G: geo, TT: bitboard.NewTable(12), Ctx: context.Background()}
 			got, ok := s.Solve(p, false)
 			if !ok || got != want {
 				t.Fatalf("%dx%d k=%d %v: solver %d (ok %v), brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), got, ok, want)
 			}
 			weak, _ := s.Solve(p, true)
-			if sign(weak) != sign(want) {
+			if bitboard.Sign(weak) != bitboard.Sign(want) {
 				t.Fatalf("%dx%d k=%d %v: weak %d, brute force %d", r.Cols, r.Rows, r.Win, g.Moves(), weak, want)
 			}
 		}
@@ -188,22 +189,22 @@ func TestSolverMatchesBruteForce(t *testing.T) {
 // each iteration with a cleared table, weakly or exactly, and reports
 // nodes per second and time per position.
 func benchSolve(b *testing.B, plies int, weak bool) {
-	geo := newGeometry(connectFour)
+	geo := bitboard.NewGeometry(connectFour)
 	rng := rand.New(rand.NewPCG(uint64(plies), 1))
-	var ps []bitPos
+	var ps []bitboard.Pos
 	for len(ps) < 20 {
 		g := randomGame(b, connectFour, plies, rng)
 		if g.Filled() == plies && !geo.CanWinNext(geo.FromGame(g)) {
 			ps = append(ps, geo.FromGame(g))
 		}
 	}
-	tt := newSolveTable(sharedBits)
+	tt := bitboard.NewTable(bitboard.SharedBits)
 	var nodes int64
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range ps {
-			tt.clear()
-			s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+			tt.Clear()
+			s := &bitboard.Solver{G: geo, TT: tt, Ctx: context.Background()}
 			if _, ok := s.Solve(p, weak); !ok {
 				b.Fatal("unfinished")
 			}
@@ -227,8 +228,8 @@ func BenchmarkSolvePly16(b *testing.B)     { benchSolve(b, 16, false) }
 // search; asking for a child of score at most +1 would have asked for
 // the slowest loss, which can take seconds.
 func TestBestInLostPosition(t *testing.T) {
-	geo := newGeometry(connectFour)
-	tt := newSolveTable(16)
+	geo := bitboard.NewGeometry(connectFour)
+	tt := bitboard.NewTable(16)
 	rng := rand.New(rand.NewPCG(3, 9))
 	for found := 0; found < 5; {
 		p := geo.FromGame(randomGame(t, connectFour, 20, rng))
@@ -236,7 +237,7 @@ func TestBestInLostPosition(t *testing.T) {
 		if geo.WinningMove(p) != 0 || bits.OnesCount64(next) < 2 {
 			continue
 		}
-		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		s := &bitboard.Solver{G: geo, TT: tt, Ctx: context.Background()}
 		if v, _ := s.Solve(p, true); v >= 0 {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -32,12 +33,12 @@ var connectFour = game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2
 // oracle is the perfect player: the exact solver with no limit and a
 // table of its own.
 type oracle struct {
-	geo *geometry
-	tt  *solveTable
+	geo *bitboard.Geometry
+	tt  *bitboard.Table
 }
 
 func newOracle() *oracle {
-	return &oracle{geo: newGeometry(connectFour), tt: newSolveTable(22)}
+	return &oracle{geo: bitboard.NewGeometry(connectFour), tt: bitboard.NewTable(22)}
 }
 
 // value is the mover's outcome in g: −1, 0 or +1. Within the opening
@@ -50,9 +51,9 @@ func (o *oracle) value(g *game.Game) int {
 		return v
 	}
 	if v, ok := o.geo.Trivial(p); ok {
-		return sign(v)
+		return bitboard.Sign(v)
 	}
-	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	s := &bitboard.Solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
 	v, _ := s.Solve(p, true)
 	return v
 }
@@ -73,11 +74,11 @@ func (o *oracle) after(g *game.Game, c game.Coord) int {
 // move is a move that keeps the outcome.
 func (o *oracle) move(g *game.Game) game.Coord {
 	p := o.geo.FromGame(g)
-	s := &solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
+	s := &bitboard.Solver{G: o.geo, TT: o.tt, Ctx: context.Background()}
 	if m := o.geo.WinningMove(p); m != 0 {
 		return game.Coord{Col: o.geo.Column(m)}
 	}
-	if m, _, _, ok := bookMove(openingBook(), o.geo, connectFour, p); ok {
+	if m, _, _, ok := bitboard.BookMove(openingBook(), o.geo, connectFour, p); ok {
 		return game.Coord{Col: o.geo.Column(m)}
 	}
 	v, _ := s.Solve(p, true)
@@ -322,7 +323,7 @@ var (
 // TestHardForksWithFourPlayers: with four players, one player would block
 // a win (the one before the winner, as Medium does) and none can block two,
 // so Hard makes a fork when it can. A paranoid search, which lets the other
-// three block together, sees no value in one (see choose).
+// three block together, sees no value in one (docs/ai.md).
 func TestHardForksWithFourPlayers(t *testing.T) {
 	g := newGame(t, game.Rules{Rows: 10, Cols: 10, Win: 4, Players: 4})
 	at := func(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

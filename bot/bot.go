@@ -137,12 +137,6 @@ func (b *Bot) refused(ctx context.Context, in *Interaction, err error) (*Interac
 	return in, resp, Refused
 }
 
-// Handle answers one interaction in Discord's wire form with files attached:
-// Serve for callers that can carry files (the gateway, tests).
-func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
-	return b.Serve(ctx, i).InteractionResponse(true)
-}
-
 // ServeRecovering is Serve for the transports: a panic while handling one
 // interaction is logged with its stack and answered with the polite internal
 // line, instead of taking the process (and every other channel) down.

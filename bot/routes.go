@@ -186,9 +186,8 @@ func matchPattern(pattern string, segs []string) (Vars, bool) {
 // buttonID writes a custom_id for route from its pattern and values, in
 // the pattern's order.
 func buttonID(r Route, values ...string) string {
-	// Written straight into one builder: a board reply has a button a
-	// column or a cell, and splitting and joining the pattern for each was
-	// three allocations a button.
+	// Written straight into one builder, not split and joined: a board
+	// reply writes a button a column or a cell.
 	var b strings.Builder
 	n, sep := 0, ""
 	for seg := range strings.SplitSeq(routeTable[r].button, ":") {

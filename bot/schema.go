@@ -22,7 +22,8 @@ const (
 // CommandName is the one slash command the bot registers.
 const CommandName = "ttt"
 
-// Option names: part of the contract in DESIGN.md.
+// Option names: part of the /ttt contract (docs/architecture.md); Discord
+// sends them back, so never rename one.
 const (
 	optRows     = "rows"
 	optColumns  = "columns"

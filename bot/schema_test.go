@@ -8,7 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// TestSchemaMatchesDesign pins the /ttt contract in DESIGN.md: subcommands,
+// TestSchemaMatchesDesign pins the /ttt contract (docs/architecture.md): subcommands,
 // option names and types, choices and bounds; and Discord's own limits.
 func TestSchemaMatchesDesign(t *testing.T) {
 	str, integer, boolean, user := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger,

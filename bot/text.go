@@ -34,7 +34,7 @@ func computerName(w *locales.Speaker, level string) string {
 
 // playerName shows a standings ID: a mention, or the computer.
 func playerName(w *locales.Speaker, id string) string {
-	if level, ok := strings.CutPrefix(id, "ai:"); ok {
+	if level, ok := table.ComputerLevel(id); ok {
 		return computerName(w, level)
 	}
 	return mention(id)

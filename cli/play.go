@@ -10,7 +10,7 @@ import (
 	"github.com/tttbot/tttbot/token"
 )
 
-// Play runs the seeds' terminal game on in and out: it asks for the rules,
+// Play runs the original terminal game on in and out: it asks for the rules,
 // plays turns until a win or a draw, and offers another game with new
 // settings. It returns nil when the players decline or input ends.
 func Play(in io.Reader, out io.Writer) error {
@@ -40,13 +40,17 @@ func playOne(p *prompter) error {
 	}
 	for !g.Over() {
 		fmt.Fprintln(p.out)
-		fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+		if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+			return err
+		}
 		if err := turn(p, g); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(p.out)
-	fmt.Fprint(p.out, render.String(g, render.Whole(g.Rules())))
+	if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+		return err
+	}
 	if g.State() == game.Won {
 		fmt.Fprintf(p.out, "Player %c Won!\n", g.Token(g.Winner()))
 	} else {

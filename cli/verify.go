@@ -12,8 +12,8 @@ import (
 )
 
 // Verify is `tttbot verify [--win K] [--gravity] [--tokens XO]`: it reads one
-// written board a line from in and writes one verdict a line to out, in seed
-// 004's words. It returns the process exit code: 0; 1 when input fails; 2
+// written board a line from in and writes one verdict a line to out, in the
+// words docs/rules.md gives. It returns the process exit code: 0; 1 when input fails; 2
 // for a usage error: bad flags, --tokens with a repeated token or not 2–10
 // players, or a blank line where a board should be (verdicts for the lines
 // before it are written first).

@@ -33,7 +33,6 @@ import (
 const (
 	DefaultAPIURL      = "https://discord.com/api/v9"
 	DefaultDatabaseURL = "sqlite://./data/tttbot.db"
-	DefaultIdleTimeout = 24 * time.Hour
 )
 
 // ErrNothingToRun means neither transport is configured.
@@ -48,9 +47,9 @@ type Config struct {
 	APIURL      *url.URL          // DISCORD_API_URL: REST base URL; its user info is secret
 	HTTPAddr    string            // HTTP_ADDR: where /interactions, /healthz and /metrics listen
 	Database    Database          // DATABASE_URL, parsed
-	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action
+	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action; 0 (unset) leaves table's default
 	// CHALLENGE_TIMEOUT: a challenge (/ttt new opponent:) lapses unanswered
-	// after this long; 0 (unset) leaves it to the bot's default, 10 minutes.
+	// after this long; 0 (unset) leaves table's default, 10 minutes.
 	ChallengeTimeout time.Duration
 	LogLevel         slog.Level // LOG_LEVEL: debug, info, warn or error
 	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
@@ -103,59 +102,25 @@ func lookup(envFile string) (func(string) string, error) {
 // parse builds a Config from a lookup function, so tests need no process
 // environment.
 func parse(get func(string) string) (Config, error) {
-	var errs []error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
-	}
 	val := func(key string) string { return strings.TrimSpace(get(key)) }
+	var p problems
 	c := Config{
-		Token:       strings.TrimSpace(strings.TrimPrefix(val("DISCORD_TOKEN"), "Bot ")),
-		AppID:       val("DISCORD_APP_ID"),
-		GuildID:     val("DISCORD_GUILD_ID"),
-		HTTPAddr:    val("HTTP_ADDR"),
-		PprofAddr:   val("PPROF_ADDR"),
-		IdleTimeout: DefaultIdleTimeout,
+		Token:     strings.TrimSpace(strings.TrimPrefix(val("DISCORD_TOKEN"), "Bot ")),
+		AppID:     val("DISCORD_APP_ID"),
+		GuildID:   val("DISCORD_GUILD_ID"),
+		HTTPAddr:  val("HTTP_ADDR"),
+		PprofAddr: val("PPROF_ADDR"),
 	}
-	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		// Never quote the token, not even a broken one.
-		bad("DISCORD_TOKEN", "holds spaces or control characters; paste the token alone from the Developer Portal (Bot → Reset Token)")
-	}
-	for _, key := range []string{"DISCORD_APP_ID", "DISCORD_GUILD_ID"} {
-		if id := val(key); id != "" && !isSnowflake(id) {
-			bad(key, "%q is not a Discord ID (digits only; copy it with Developer Mode on)", id)
-		}
-	}
-	if pk := val("DISCORD_PUBLIC_KEY"); pk != "" {
-		key, err := hex.DecodeString(pk)
-		if err != nil || len(key) != ed25519.PublicKeySize {
-			bad("DISCORD_PUBLIC_KEY", "want the 64 hex characters from the Developer Portal's General Information page")
-		} else {
-			c.PublicKey = ed25519.PublicKey(key)
-		}
-	}
-	raw := val("DISCORD_API_URL")
-	if raw == "" {
-		raw = DefaultAPIURL
-	}
-	if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		// The URL may carry user info: show it only when it parsed.
-		shown := "it"
-		if err == nil {
-			shown = strconv.Quote(redactURL(u))
-		}
-		bad("DISCORD_API_URL", "%s is not an absolute http(s) URL; leave it empty for %s, or give a proxy's base URL like http://127.0.0.1:8081/api/v9", shown, DefaultAPIURL)
-	} else {
-		u.Path = strings.TrimSuffix(u.Path, "/")
-		c.APIURL = u
-	}
+	p.discord(&c, val)
+	c.APIURL = p.apiURL(val("DISCORD_API_URL"))
 	if c.HTTPAddr != "" {
 		if err := checkAddr(c.HTTPAddr); err != nil {
-			bad("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
+			p.add("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
 		}
 	}
 	if c.PprofAddr != "" {
 		if err := checkAddr(c.PprofAddr); err != nil {
-			bad("PPROF_ADDR", "%q %v; want host:port, e.g. 127.0.0.1:6060, or leave it empty", c.PprofAddr, err)
+			p.add("PPROF_ADDR", "%q %v; want host:port, e.g. 127.0.0.1:6060, or leave it empty", c.PprofAddr, err)
 		}
 	}
 	rawDB := val("DATABASE_URL")
@@ -164,39 +129,95 @@ func parse(get func(string) string) (Config, error) {
 	}
 	db, err := ParseDatabaseURL(rawDB)
 	if err != nil {
-		errs = append(errs, err)
+		p = append(p, err)
 	}
 	c.Database = db
+	p.running(&c, val)
+	if len(p) == 0 && !c.Gateway() && !c.Interactions() {
+		if c.HTTPAddr != "" {
+			p = append(p, fmt.Errorf("HTTP_ADDR is set but DISCORD_PUBLIC_KEY is not: %w", ErrNothingToRun))
+		} else {
+			p = append(p, ErrNothingToRun)
+		}
+	}
+	if len(p) > 0 {
+		return Config{}, errors.Join(p...)
+	}
+	return c, nil
+}
+
+// problems collects every configuration problem, so that all are reported
+// at once.
+type problems []error
+
+// add records a problem with key, saying what is wrong and how to fix it.
+func (p *problems) add(key, format string, args ...any) {
+	*p = append(*p, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+}
+
+// discord checks the Discord application's settings c holds, and reads the
+// public key into c.
+func (p *problems) discord(c *Config, val func(string) string) {
+	if strings.IndexFunc(c.Token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		// Never quote the token, not even a broken one.
+		p.add("DISCORD_TOKEN", "holds spaces or control characters; paste the token alone from the Developer Portal (Bot → Reset Token)")
+	}
+	for _, key := range []string{"DISCORD_APP_ID", "DISCORD_GUILD_ID"} {
+		if id := val(key); id != "" && !isSnowflake(id) {
+			p.add(key, "%q is not a Discord ID (digits only; copy it with Developer Mode on)", id)
+		}
+	}
+	if pk := val("DISCORD_PUBLIC_KEY"); pk != "" {
+		key, err := hex.DecodeString(pk)
+		if err != nil || len(key) != ed25519.PublicKeySize {
+			p.add("DISCORD_PUBLIC_KEY", "want the 64 hex characters from the Developer Portal's General Information page")
+		} else {
+			c.PublicKey = ed25519.PublicKey(key)
+		}
+	}
+}
+
+// apiURL reads DISCORD_API_URL (raw), DefaultAPIURL when empty; nil when
+// it is not an absolute http(s) URL.
+func (p *problems) apiURL(raw string) *url.URL {
+	if raw == "" {
+		raw = DefaultAPIURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// The URL may carry user info: show it only when it parsed.
+		shown := "it"
+		if err == nil {
+			shown = strconv.Quote(redactURL(u))
+		}
+		p.add("DISCORD_API_URL", "%s is not an absolute http(s) URL; leave it empty for %s, or give a proxy's base URL like http://127.0.0.1:8081/api/v9", shown, DefaultAPIURL)
+		return nil
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	return u
+}
+
+// running reads how the bot runs: GAME_IDLE_TIMEOUT, CHALLENGE_TIMEOUT and LOG_LEVEL.
+func (p *problems) running(c *Config, val func(string) string) {
 	if v := val("GAME_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			bad("GAME_IDLE_TIMEOUT", "%q is not a positive duration; write e.g. 24h or 90m", v)
+			p.add("GAME_IDLE_TIMEOUT", "%q is not a positive duration; write e.g. 24h or 90m", v)
 		}
 		c.IdleTimeout = d
 	}
 	if v := val("CHALLENGE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
-		if err != nil || d < time.Minute || d > c.IdleTimeout {
-			bad("CHALLENGE_TIMEOUT", "%q is not a duration from 1m to GAME_IDLE_TIMEOUT; write e.g. 10m", v)
+		if err != nil || d < time.Minute || d > 24*time.Hour || c.IdleTimeout > 0 && d > c.IdleTimeout {
+			p.add("CHALLENGE_TIMEOUT", "%q is not a duration from 1m to 24h (and at most GAME_IDLE_TIMEOUT); write e.g. 10m", v)
 		}
 		c.ChallengeTimeout = d
 	}
 	if v := val("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
-			bad("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
+			p.add("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
 		}
 	}
-	if len(errs) == 0 && !c.Gateway() && !c.Interactions() {
-		if c.HTTPAddr != "" {
-			errs = append(errs, fmt.Errorf("HTTP_ADDR is set but DISCORD_PUBLIC_KEY is not: %w", ErrNothingToRun))
-		} else {
-			errs = append(errs, ErrNothingToRun)
-		}
-	}
-	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
-	}
-	return c, nil
 }
 
 // checkAddr accepts what net.Listen("tcp", addr) does with a numeric port.
@@ -253,7 +274,10 @@ func (c Config) LogValue() slog.Value {
 	if c.APIURL != nil {
 		api = redactURL(c.APIURL)
 	}
-	challenge := "default"
+	idle, challenge := "default", "default"
+	if c.IdleTimeout > 0 {
+		idle = c.IdleTimeout.String()
+	}
 	if c.ChallengeTimeout > 0 {
 		challenge = c.ChallengeTimeout.String()
 	}
@@ -265,7 +289,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("api_url", api),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.Any("database", c.Database),
-		slog.String("idle_timeout", c.IdleTimeout.String()),
+		slog.String("idle_timeout", idle),
 		slog.String("challenge_timeout", challenge),
 		slog.String("log_level", c.LogLevel.String()),
 		slog.String("pprof_addr", c.PprofAddr),

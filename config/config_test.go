@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Token != "abc.def" || !c.Gateway() || c.Interactions() || c.APIURL.String() != DefaultAPIURL ||
-			c.Database != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) || c.IdleTimeout != 24*time.Hour || c.LogLevel != slog.LevelInfo {
+			c.Database != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) || c.IdleTimeout != 0 || c.LogLevel != slog.LevelInfo {
 			t.Errorf("defaults: %+v", c)
 		}
 	})

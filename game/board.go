@@ -23,8 +23,8 @@ type Board interface {
 	Clone() Board
 }
 
-// Engine chooses the Board implementation for a game: the seeds' trade-off
-// between speed and memory.
+// Engine chooses the Board implementation for a game: the original game's
+// trade-off between speed and memory.
 type Engine int
 
 const (
@@ -47,8 +47,8 @@ func (e Engine) String() string {
 	return fmt.Sprintf("Engine(%d)", int(e))
 }
 
-// ParseEngine reads "fast" or "compact" (also the seeds' f/F and m/M, and
-// "memory").
+// ParseEngine reads "fast" or "compact" (also the original terminal game's
+// f/F and m/M, and "memory").
 func ParseEngine(s string) (Engine, error) {
 	switch s {
 	case "fast", "f", "F", "":

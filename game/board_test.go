@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// The seeds' board tables (000 and 001), run against both engines.
+// The original games' board tables (free placement, then Connect-X), run
+// against both engines.
 
 func TestBoardConstructor(t *testing.T) {
 	for _, e := range engines {
@@ -30,7 +31,7 @@ func TestBoardConstructor(t *testing.T) {
 }
 
 func TestBoardCheckSpaceAndAt(t *testing.T) {
-	const text = "X../.../O../..." // seed 000: 4 rows × 3 columns
+	const text = "X../.../O../..." // 4 rows × 3 columns
 	tests := []struct {
 		name string
 		at   Coord
@@ -103,8 +104,9 @@ func TestBoardSet(t *testing.T) {
 	}
 }
 
-// TestLineThrough holds seed 000's horizontal, vertical and diagonal tables
-// (k=3 on 4×4 or 4×3 boards) and seed 001's, checked from the last position.
+// TestLineThrough holds the original games' horizontal, vertical and
+// diagonal tables (k=3 on 4×4 or 4×3 boards, then Connect-X's), checked
+// from the last position.
 func TestLineThrough(t *testing.T) {
 	tests := []struct {
 		name  string

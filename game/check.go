@@ -28,8 +28,8 @@ type Verdict struct {
 	Reason  string // why the board is invalid, when Outcome is Invalid
 }
 
-// String renders the verdict in seed 004's words, which `tttbot verify` prints
-// and other tools match exactly.
+// String renders the verdict in the words `tttbot verify` prints and other
+// tools match exactly (docs/rules.md).
 func (v Verdict) String() string {
 	switch v.Outcome {
 	case Winner:

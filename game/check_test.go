@@ -15,7 +15,7 @@ func TestCheckBoard(t *testing.T) {
 		tokens  []rune
 		want    string // the verdict, or "Invalid Values" for any reason
 	}{
-		// Seed 004's cases.
+		// The four textbook cases, then more.
 		{"XWinsRow", "XXX/OO./...", 3, false, xo, "The Winner is X"},
 		{"OWinsColumn", "OX./OX./O..", 3, false, []rune("OX"), "The Winner is O"},
 		{"XWinsDiagonal", "XO./OX./..X", 3, false, xo, "The Winner is X"},

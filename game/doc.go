@@ -13,13 +13,14 @@
 // only.
 //
 // A Game owns a Board, of which there are two kinds chosen per game (the
-// seeds' fast versus memory-efficient choice): a dense grid of half a byte a cell,
+// original game's choice of a fast or a memory-efficient board): a dense grid of half a byte a cell,
 // and a sparse board whose empty state holds no cells at all. Both satisfy the
 // same Board interface and pass the same test suite.
 //
 // A move is checked for a win from the placed cell outward in the four
 // directions, which is O(k) work whatever the board size.
 //
-// CheckBoard judges a written position ("XO./.XO/..X") the way seed 004 does:
-// a winner, a draw, still in play, or invalid with a reason.
+// CheckBoard judges a written position ("XO./.XO/..X"): a winner, a draw,
+// still in play, or invalid with a reason. docs/rules.md states the rules
+// and the verdicts' exact words.
 package game

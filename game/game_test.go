@@ -87,7 +87,7 @@ func TestGameDraw(t *testing.T) {
 }
 
 func TestGameGravity(t *testing.T) {
-	r := Rules{Rows: 6, Cols: 9, Win: 5, Gravity: true, Players: 2} // seed 003
+	r := Rules{Rows: 6, Cols: 9, Win: 5, Gravity: true, Players: 2} // the original gravity game
 	for _, e := range engines {
 		t.Run(e.String(), func(t *testing.T) {
 			g := mustGame(t, r, e, "XO")

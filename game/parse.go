@@ -11,7 +11,7 @@ import (
 //   - free placement: "row,col", "row col" or "(row, col)", any spacing,
 //     0,0 the top-left cell;
 //   - classic 3×3 also: one cell number 0–8, numbered left to right, top to
-//     bottom (seed 002);
+//     bottom, as the classic board shows them;
 //   - gravity: one column number; the returned Coord's Row is 0 and ignored
 //     by Game.Play.
 //

@@ -2,7 +2,7 @@ package game
 
 import "slices"
 
-// sparse is the Compact board. The seeds kept a map from player to the list of
+// sparse is the Compact board. The original kept a map from player to the list of
 // that player's positions, which makes "who is at r,c?" a search through every
 // list; this keeps the same idea (only placed tokens are stored, an empty board
 // holds nothing) but indexes the tokens by cell in a small open-addressing

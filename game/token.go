@@ -1,7 +1,6 @@
 package game
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -69,14 +68,4 @@ func isWide(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// NextFreeToken returns the first of DefaultTokens not in taken.
-func NextFreeToken(taken []rune) rune {
-	for _, r := range DefaultTokens {
-		if !slices.Contains(taken, r) {
-			return r
-		}
-	}
-	return '?' // unreachable with at most MaxPlayers players
 }

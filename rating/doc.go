@@ -2,7 +2,7 @@
 // approximation (Plackett-Luce model), as OpenSkill does.
 //
 // A Rating is a belief about a player's skill: a normal distribution with
-// mean Mu and standard deviation Sigma. Rate takes the ratings of the players
+// mean Mu and standard deviation Sigma. Model.Rate takes the ratings of the players
 // of one finished game and their places (lower is better, equal places are a
 // tie) and returns everyone's updated rating. Any number of players from two
 // up may take part; tttbot has 2–10, one player a side.

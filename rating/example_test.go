@@ -8,8 +8,9 @@ import (
 
 // Three new players finish a game: X first, O and # tie for second.
 func Example() {
-	players := []rating.Rating{rating.New(), rating.New(), rating.New()}
-	after, err := rating.Rate(players, []int{0, 1, 1})
+	m := rating.Default()
+	players := []rating.Rating{m.New(), m.New(), m.New()}
+	after, err := m.Rate(players, []int{0, 1, 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,7 +25,7 @@ func Example() {
 }
 
 func ExampleDisplay() {
-	fmt.Println(rating.Display(rating.New()))
+	fmt.Println(rating.Display(rating.Default().New()))
 	// Output: 1000
 }
 

@@ -28,12 +28,6 @@ func Default() Model {
 // New returns a new player's rating under m.
 func (m Model) New() Rating { return Rating{Mu: m.Mu, Sigma: m.Sigma} }
 
-// Rate returns the players' ratings after one game under the default model.
-// See Model.Rate.
-func Rate(players []Rating, ranks []int) ([]Rating, error) {
-	return Default().Rate(players, ranks)
-}
-
 // Rate returns the players' ratings after one game, in the order given.
 // ranks[i] is player i's place: lower is better, equal ranks tie, and only
 // their order matters (0,1,1 and 1,5,5 mean the same). Players and ranks are

@@ -106,7 +106,7 @@ func TestNewPlayersSigmaShrinks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 6))
 	for range 500 {
 		players, ranks := randomGame(rng)
-		players[0] = rating.New()
+		players[0] = rating.Default().New()
 		if r := rate(t, rating.Default(), players, ranks)[0]; r.Sigma >= players[0].Sigma {
 			t.Errorf("%v %v: a new player's σ went to %v", players, ranks, r.Sigma)
 		}
@@ -117,7 +117,7 @@ func TestNewPlayersSigmaShrinks(t *testing.T) {
 // moves and every σ shrinks by the same amount.
 func TestDrawBetweenEquals(t *testing.T) {
 	for n := 2; n <= 10; n++ {
-		for _, r := range []rating.Rating{rating.New(), {Mu: 31, Sigma: 2}, {Mu: -4, Sigma: 0.7}} {
+		for _, r := range []rating.Rating{rating.Default().New(), {Mu: 31, Sigma: 2}, {Mu: -4, Sigma: 0.7}} {
 			players, ranks := make([]rating.Rating, n), make([]int, n)
 			for i := range players {
 				players[i] = r
@@ -134,10 +134,10 @@ func TestDrawBetweenEquals(t *testing.T) {
 
 // TestInputsUnchanged: Rate does not write to its arguments.
 func TestInputsUnchanged(t *testing.T) {
-	players := []rating.Rating{rating.New(), {Mu: 30, Sigma: 3}}
+	players := []rating.Rating{rating.Default().New(), {Mu: 30, Sigma: 3}}
 	ranks := []int{1, 0}
 	rate(t, rating.Default(), players, ranks)
-	if players[0] != rating.New() || players[1] != (rating.Rating{Mu: 30, Sigma: 3}) || ranks[0] != 1 || ranks[1] != 0 {
+	if players[0] != rating.Default().New() || players[1] != (rating.Rating{Mu: 30, Sigma: 3}) || ranks[0] != 1 || ranks[1] != 0 {
 		t.Errorf("arguments changed: %v %v", players, ranks)
 	}
 }

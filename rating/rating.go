@@ -19,14 +19,11 @@ const (
 
 // Rating is a belief about one player's skill: normally distributed with mean
 // Mu and standard deviation Sigma. The zero value is not a rating (its Sigma
-// is 0); start from New.
+// is 0); start from Model.New.
 type Rating struct {
 	Mu    float64
 	Sigma float64
 }
-
-// New returns a new player's rating under the default model: Mu 25, Sigma 25/3.
-func New() Rating { return Default().New() }
 
 // Ordinal is the conservative skill estimate Mu − 3·Sigma. A new player's is 0.
 func (r Rating) Ordinal() float64 { return r.Mu - ordinalZ*r.Sigma }

@@ -34,7 +34,7 @@ func checkRatings(t *testing.T, got, want []rating.Rating) {
 // at 0bf4361), one player a team. The first group uses the defaults, Tau
 // included, which openskill.js shares with openskill.py 6.2.
 func TestReferenceVectors(t *testing.T) {
-	n := rating.New()
+	n := rating.Default().New()
 	r := func(mu, sigma float64) rating.Rating { return rating.Rating{Mu: mu, Sigma: sigma} }
 	a1, b1, c1 := r(29.182, 4.782), r(27.174, 4.922), r(16.672, 6.217)
 	w1, x1, y1, z1 := r(15, 25.0/3), r(20, 25.0/3), r(25, 25.0/3), r(30, 25.0/3)
@@ -113,9 +113,9 @@ func TestReferenceVectors(t *testing.T) {
 }
 
 func TestNewAndDisplay(t *testing.T) {
-	n := rating.New()
+	n := rating.Default().New()
 	if n != (rating.Rating{Mu: 25, Sigma: 25.0 / 3}) {
-		t.Errorf("New() = %v", n)
+		t.Errorf("Default().New() = %v", n)
 	}
 	if o := n.Ordinal(); !near(o, 0) {
 		t.Errorf("a new player's Ordinal is %v, want 0", o)
@@ -123,7 +123,7 @@ func TestNewAndDisplay(t *testing.T) {
 	if d := rating.Display(n); d != 1000 {
 		t.Errorf("a new player shows %d, want 1000", d)
 	}
-	after, err := rating.Rate([]rating.Rating{n, n}, []int{0, 1})
+	after, err := rating.Default().Rate([]rating.Rating{n, n}, []int{0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,10 +140,10 @@ func TestNewAndDisplay(t *testing.T) {
 // TestThreeStraightWins is issue 13's bar: three wins in a row put the
 // winner's shown rating above the loser's, and each win raises it.
 func TestThreeStraightWins(t *testing.T) {
-	w, l := rating.New(), rating.New()
+	w, l := rating.Default().New(), rating.Default().New()
 	prev := rating.Display(w)
 	for game := 1; game <= 3; game++ {
-		got, err := rating.Rate([]rating.Rating{l, w}, []int{1, 0})
+		got, err := rating.Default().Rate([]rating.Rating{l, w}, []int{1, 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func TestThreeStraightWins(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	n := rating.New()
+	n := rating.Default().New()
 	bad := rating.Default()
 	bad.Beta = 0
 	tests := []struct {
@@ -194,7 +194,7 @@ func TestErrors(t *testing.T) {
 // TestExtremeRatings checks that far-apart ratings stay finite (exp(μ/c)
 // would overflow without the shift).
 func TestExtremeRatings(t *testing.T) {
-	got, err := rating.Rate([]rating.Rating{{Mu: 1e6, Sigma: 0.01}, {Mu: -1e6, Sigma: 0.01}, {Mu: 0, Sigma: 1e3}}, []int{2, 0, 1})
+	got, err := rating.Default().Rate([]rating.Rating{{Mu: 1e6, Sigma: 0.01}, {Mu: -1e6, Sigma: 0.01}, {Mu: 0, Sigma: 1e3}}, []int{2, 0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func BenchmarkRate(b *testing.B) {
 		b.Run(fmt.Sprintf("%d_players", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := rating.Rate(players, ranks); err != nil {
+				if _, err := rating.Default().Rate(players, ranks); err != nil {
 					b.Fatal(err)
 				}
 			}

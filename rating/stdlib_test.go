@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestStandardLibraryOnly keeps the package free of dependencies, as
-// DESIGN.md's layout asks (the root layout test does not list rating yet).
+// TestStandardLibraryOnly keeps the package on the standard library alone
+// (docs/architecture.md): the root layout test checks which of this module's
+// packages rating imports, this test that it imports nothing from outside.
 func TestStandardLibraryOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
 	if err != nil {

@@ -19,7 +19,7 @@ func TestTeamReferenceVectors(t *testing.T) {
 	p := py.New()
 	pyLimit := py
 	pyLimit.LimitSigma = true
-	a1, b1, c1, d1 := r(29.182, 4.782), r(27.174, 4.922), r(16.672, 6.217), New()
+	a1, b1, c1, d1 := r(29.182, 4.782), r(27.174, 4.922), r(16.672, 6.217), Default().New()
 	tests := []struct {
 		name  string
 		model Model

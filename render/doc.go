@@ -4,14 +4,14 @@
 //
 // Free-placement boards get a column header and row labels (0,0 top-left);
 // gravity boards get the column header a player types, with row 0 at the
-// bottom as in Connect Four; classic 3×3 gets seed 002's boxed drawing with the
+// bottom as in Connect Four; classic 3×3 gets the classic +---+ boxed drawing with the
 // cell numbers 0–8 in the empty cells. The last move is bracketed, [X], and a
 // winning run is starred, *X*.
 //
 // Big boards do not fit a chat message: Fit picks the largest window around a
 // cell that fits a character budget, and Text draws just that window.
 //
-// Image and PNG draw the whole board with cells that shrink as the board
+// PNG draws the whole board with cells that shrink as the board
 // grows (a 100×100 board is about 700 pixels a side). ReplayGIF animates a
 // game one frame a move from the same drawing; each frame after the first
 // carries only the pixels that changed, so a replay of a 100×100 game with

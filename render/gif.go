@@ -51,7 +51,7 @@ func moveDelay(n int) int {
 // ReplayGIF writes an animated GIF of g, looping: the empty board, then one
 // frame a placement with that move's cell highlighted, then a final frame
 // that strikes through the winning run (if any) and holds for four seconds.
-// The final frame shows exactly Image(g). Resignations change no cell and get
+// The final frame shows exactly the picture PNG draws. Resignations change no cell and get
 // no frame of their own. g may be finished or not; to replay a stored game,
 // rebuild it with game.Replay.
 //

@@ -96,23 +96,6 @@ func layoutFor(r game.Rules) pictureLayout {
 	return pictureLayout{cell: cell, left: digits*charW + 8, top: lineH + 6, labelEvery: every}
 }
 
-// Image draws g: a grid with column numbers along the top and row numbers
-// down the left (counted from the bottom under gravity), each token a disc
-// in its player's colour with the token character inside when the cell is
-// big enough, the last move's cell highlighted, and the winning run struck
-// through. The output depends only on g.
-func Image(g *game.Game) *image.Paletted { return picture(g, true) }
-
-// picture draws g as Image does, with the winning run struck through only
-// when struck is set.
-func picture(g *game.Game, struck bool) *image.Paletted {
-	r := g.Rules()
-	l := layoutFor(r)
-	img := emptyBoard(r, l)
-	drawPlay(img, g, l, struck)
-	return img
-}
-
 // drawPlay draws g's tokens, last move and (when struck) winning run onto
 // the picture of its empty board.
 func drawPlay(img *image.Paletted, g *game.Game, l pictureLayout, struck bool) {
@@ -213,7 +196,11 @@ func (p *bufferPool) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
 // garbage as soon as it is encoded. Every pixel is repainted before use.
 var canvases sync.Map // image.Point (size) → *sync.Pool of *image.Paletted
 
-// PNG writes Image(g) as a PNG.
+// PNG writes a picture of g: a grid with column numbers along the top and
+// row numbers down the left (counted from the bottom under gravity), each
+// token a disc in its player's colour with the token character inside when
+// the cell is big enough, the last move's cell highlighted, and the winning
+// run struck through. The output depends only on g.
 func PNG(w io.Writer, g *game.Game) error {
 	r := g.Rules()
 	l := layoutFor(r)

@@ -81,7 +81,7 @@ func TestTextGolden(t *testing.T) {
 		{"free_4x5", newGame(t, free(4, 5, 3), "XO", "0,0", "3,4", "1,2")},
 		{"free_12x12_double_digits", newGame(t, free(12, 12, 5), "XO", "10,11", "0,0", "11,10")},
 		{"free_won_diagonal", newGame(t, free(5, 5, 4), "XO", "0,0", "0,4", "1,1", "1,4", "2,2", "2,4", "3,3")},
-		{"gravity_seed003", newGame(t, game.Rules{Rows: 6, Cols: 9, Win: 5, Gravity: true, Players: 2}, "XO", "3", "3", "3", "3", "3", "3", "4")},
+		{"gravity_6x9_k5", newGame(t, game.Rules{Rows: 6, Cols: 9, Win: 5, Gravity: true, Players: 2}, "XO", "3", "3", "3", "3", "3", "3", "4")},
 		{"gravity_won", newGame(t, game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, "XO", "0", "1", "1", "2", "2", "3", "2", "3", "3", "6", "3")},
 		{"three_players", newGame(t, game.Rules{Rows: 4, Cols: 4, Win: 3, Players: 3}, "XO#", "0,0", "1,1", "2,2")},
 	}

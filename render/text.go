@@ -52,7 +52,7 @@ type textWriter interface {
 }
 
 // Text draws the part of g inside win to w. Classic 3×3 boards are always
-// drawn whole, in seed 002's boxed style.
+// drawn whole, in the classic boxed style.
 func Text(w io.Writer, g *game.Game, win Window) error {
 	bw := bufio.NewWriter(w)
 	drawText(bw, g, win)
@@ -146,7 +146,7 @@ func putRight(line []rune, s string, end int) {
 	copy(line[end-len(rs)+1:], rs)
 }
 
-// classic draws seed 002's 3×3 box, with cell numbers in the empty cells.
+// classic draws the classic 3×3 box, with cell numbers in the empty cells.
 func classic(w textWriter, g *game.Game, m marker) {
 	const rule = "+---+---+---+"
 	writeLine(w, []rune(rule))

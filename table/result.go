@@ -129,7 +129,18 @@ func (r Result) Rated() bool {
 // IsComputer reports whether a result's player ID is the computer's.
 func IsComputer(player string) bool { return strings.HasPrefix(player, computerPrefix) }
 
-// computerPrefix starts the player ID of a computer seat ("ai:hard").
+// ComputerPlayer is the player ID of a computer seat at level ("ai:hard"),
+// as results and standings keep it.
+func ComputerPlayer(level string) string { return computerPrefix + level }
+
+// ComputerLevel reads the level off a computer's player ID ("ai:hard" gives
+// "hard"); ok is false for a person's ID.
+func ComputerLevel(player string) (level string, ok bool) {
+	return strings.CutPrefix(player, computerPrefix)
+}
+
+// computerPrefix starts the player ID of a computer seat. Stored results
+// hold it: never change it.
 const computerPrefix = "ai:"
 
 // Finish is how a finished game ended for one player: more than the
@@ -194,4 +205,71 @@ func (t *Tally) Add(o Outcome) {
 	default:
 		t.Draws++
 	}
+}
+
+// newResult is the result of the table's game, which has just ended: who
+// played, how it ended for each, and how they place for rating.
+func (t *Table) newResult() *Result {
+	g := t.game
+	n := len(t.Seats)
+	r := &Result{
+		Scope: t.Guild, Channel: t.Channel,
+		Players: make([]string, n), Tokens: make([]string, n),
+		Winner: g.Winner(), Rules: t.Rules, Moves: g.Filled(),
+		Record: game.History(g.Moves()), Reason: t.EndReason,
+	}
+	for i, s := range t.Seats {
+		r.Players[i], r.Tokens[i] = s.Player(), s.Token
+		if !s.Kind.Computer() && !s.Agreed && !moved(g, i) {
+			r.Unconsenting = append(r.Unconsenting, i)
+		}
+	}
+	r.Places, r.Finishes = placesOf(g, n, t.EndReason == OnTime)
+	return r
+}
+
+// moved reports whether seat placed a token in g: playing is agreeing to play.
+func moved(g *game.Game, seat int) bool {
+	for _, m := range g.Moves() {
+		if m.Player == seat && m.Kind != game.Resign {
+			return true
+		}
+	}
+	return false
+}
+
+// placesOf ranks a finished game's n players for rating, and says how it
+// ended for each. The winner is first; players still in at the end are next
+// (all first in a draw); players who left follow, the later they left the
+// better. onTime means the last player to leave ran out of time (and so the
+// winner, if that made one, won on time).
+func placesOf(g *game.Game, n int, onTime bool) ([]int, []Finish) {
+	places, finishes := make([]int, n), make([]Finish, n)
+	var left []int
+	for _, m := range g.Moves() {
+		if m.Kind == game.Resign {
+			left = append(left, m.Player)
+		}
+	}
+	for i := range n {
+		switch {
+		case g.Resigned(i):
+		case g.Winner() == i:
+			places[i], finishes[i] = 0, FinishWon
+		case g.Winner() == game.NoPlayer:
+			places[i], finishes[i] = 0, FinishDraw
+		default:
+			places[i], finishes[i] = 1, FinishLost
+		}
+	}
+	for i, p := range left {
+		places[p], finishes[p] = 1+len(left)-i, FinishResigned
+	}
+	if onTime && len(left) > 0 {
+		finishes[left[len(left)-1]] = FinishLostOnTime
+		if w := g.Winner(); w != game.NoPlayer && g.WinningLine() == nil {
+			finishes[w] = FinishWonOnTime
+		}
+	}
+	return places, finishes
 }

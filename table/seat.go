@@ -87,10 +87,10 @@ func (s *Seat) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Player is the seat's ID in results: the user, or "ai:<level>".
+// Player is the seat's ID in results: the user, or ComputerPlayer's.
 func (s Seat) Player() string {
 	if s.Kind.Computer() {
-		return "ai:" + s.Kind.String()
+		return ComputerPlayer(s.Kind.String())
 	}
 	return s.User
 }

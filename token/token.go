@@ -1,4 +1,4 @@
-// Package token holds DESIGN.md's token rule: a player's token is one
+// Package token holds the token rule (docs/rules.md): a player's token is one
 // character a reader tells apart at a glance in a monospaced code block.
 //
 // A token is one grapheme cluster (github.com/rivo/uniseg) that has a
@@ -74,12 +74,6 @@ func Skeleton(s string) string {
 	return norm.NFD.String(b.String())
 }
 
-// Confusable reports whether a reader could take token a for token b: they
-// are equal or their skeletons are.
-func Confusable(a, b rune) bool {
-	return a == b || Skeleton(string(a)) == Skeleton(string(b))
-}
-
 // UnicodeVersion is the version of Unicode's confusables data the skeletons
 // come from.
 const UnicodeVersion = confusablesVersion
@@ -106,23 +100,8 @@ func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail st
 	case rest != "":
 		return 0, OneCharacter, "is more than one character: pick one, like X", 0
 	}
-	// One cluster: every code point of it must be visible, and only its
-	// first may be a non-mark.
-	for i, c := range t {
-		switch {
-		case unicode.IsControl(c) || unicode.Is(unicode.Cs, c) || unicode.Is(unicode.Co, c):
-			return 0, Visible, fmt.Sprintf("holds the control or private character %U", c), 0
-		case unicode.Is(unicode.White_Space, c) || unicode.Is(unicode.Zs, c):
-			return 0, Visible, fmt.Sprintf("holds the space %U", c), 0
-		case defaultIgnorable(c):
-			return 0, Visible, fmt.Sprintf("holds the invisible character %U", c), 0
-		case blank[c] != "":
-			return 0, Visible, fmt.Sprintf("is %U %s, which draws nothing", c, blank[c]), 0
-		case !unicode.IsGraphic(c):
-			return 0, Visible, fmt.Sprintf("holds %U, which is not a character Unicode assigns", c), 0
-		case i == 0 && unicode.IsMark(c):
-			return 0, NotAMark, fmt.Sprintf("is the mark %U, which draws on another character", c), 0
-		}
+	if rule, detail := unseen(t); rule != 0 {
+		return 0, rule, detail, 0
 	}
 	if w := uniseg.StringWidth(t); w != 1 {
 		return 0, OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font (emoji and East Asian wide characters are)", w), 0
@@ -176,6 +155,28 @@ func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail st
 		return 0, OneColumn, "may be drawn as an emoji, wider than one column", 0
 	}
 	return tok, 0, "", 0
+}
+
+// unseen checks one grapheme cluster t: every code point of it must be
+// visible, and only its first may be a non-mark. rule is 0 when t passes.
+func unseen(t string) (rule Rule, detail string) {
+	for i, c := range t {
+		switch {
+		case unicode.IsControl(c) || unicode.Is(unicode.Cs, c) || unicode.Is(unicode.Co, c):
+			return Visible, fmt.Sprintf("holds the control or private character %U", c)
+		case unicode.Is(unicode.White_Space, c) || unicode.Is(unicode.Zs, c):
+			return Visible, fmt.Sprintf("holds the space %U", c)
+		case defaultIgnorable(c):
+			return Visible, fmt.Sprintf("holds the invisible character %U", c)
+		case blank[c] != "":
+			return Visible, fmt.Sprintf("is %U %s, which draws nothing", c, blank[c])
+		case !unicode.IsGraphic(c):
+			return Visible, fmt.Sprintf("holds %U, which is not a character Unicode assigns", c)
+		case i == 0 && unicode.IsMark(c):
+			return NotAMark, fmt.Sprintf("is the mark %U, which draws on another character", c)
+		}
+	}
+	return 0, ""
 }
 
 // defaultIgnorable approximates Unicode's derived Default_Ignorable_Code_Point

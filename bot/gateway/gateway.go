@@ -75,9 +75,6 @@ func New(b *bot.Bot, opt Options) (*Gateway, error) {
 	return g, nil
 }
 
-// Session exposes the discordgo Session (tests tune reconnection on it).
-func (g *Gateway) Session() *discordgo.Session { return g.session }
-
 // Open connects to the gateway and registers the /ttt command. discordgo's
 // Open sets no deadline of its own, so ctx bounds it.
 func (g *Gateway) Open(ctx context.Context) error {

@@ -56,7 +56,7 @@ func startGateway(t *testing.T) *fakeDiscord {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		gw.Session().ShouldReconnectOnError = false
+		gw.session.ShouldReconnectOnError = false
 		gw.Close(context.Background())
 	})
 	fake.waitReady()

@@ -5,12 +5,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	// The v1 API on the v2 engine (go-json-experiment/json, the mirror of
-	// encoding/json/v2, which the standard library adopts in Go 1.27 and
-	// this package then aliases): encoding/json's semantics, so that the
-	// HTTP endpoint decodes what the gateway (discordgo, encoding/json)
-	// decodes, in one pass over the body where encoding/json makes two (it
-	// validates the whole body before decoding it): a command decodes in
-	// about half the time, a button press in about 40%.
+	// encoding/json/v2): encoding/json's semantics, so that the HTTP
+	// endpoint decodes what the gateway (discordgo, encoding/json) decodes,
+	// in one pass over the body where encoding/json makes two
+	// (docs/architecture.md has the measurements).
 	json "github.com/go-json-experiment/json/v1"
 )
 
@@ -18,10 +16,8 @@ import (
 // reads (bot.parseInteraction, the callback and the clock), as it comes
 // over the wire. The rest (the member's roles and join date, the channel,
 // all but the ID of the message a button sits on, entitlements) is skipped, not
-// decoded: decoding it was most of the cost of reading a request, which
-// under load (cmd/loadtest's profile) was an eighth of the bot's CPU, and a
-// button's message, with its board and buttons, is the biggest part of a
-// press. A field the bot starts to read must be added here, and to
+// decoded: decoding it was most of the cost of reading a request, a
+// button's message above all (docs/architecture.md). A field the bot starts to read must be added here, and to
 // TestDecodeKeepsWhatTheBotReads, or the HTTP endpoint will see it empty
 // where the gateway (which decodes discordgo's way) sees it.
 type wireInteraction struct {

@@ -36,10 +36,6 @@ const MaxBody = 1 << 20
 // replayed later.
 const MaxSkew = 5 * time.Minute
 
-// DefaultAPIURL is Discord's REST base, where callbacks with files go when
-// Options.APIURL is nil.
-const DefaultAPIURL = "https://discord.com/api/v10"
-
 // Deduper remembers which interactions were handled, in the store the bot
 // saves tables to (in this process, after a restart, or by another replica
 // sharing it). The authoritative record is made by the save itself: Serve
@@ -75,8 +71,9 @@ type Options struct {
 	// validly signed, fresh request (single process, tests). It must be the
 	// store the bot's tables are saved to: the saves record the IDs.
 	Deduper Deduper
-	// APIURL is Discord's REST base (DISCORD_API_URL), for callbacks that
-	// carry files; nil means DefaultAPIURL.
+	// APIURL is Discord's REST base (DISCORD_API_URL, which config always
+	// fills), where callbacks that carry files go; without it a reply with
+	// a file fails and is logged.
 	APIURL *url.URL
 	// Client sends callbacks; nil means a client with a short timeout.
 	Client *http.Client
@@ -97,7 +94,7 @@ func NewHandler(b *bot.Bot, opt Options) http.Handler {
 	if opt.Client == nil {
 		opt.Client = &http.Client{Timeout: replyWithin}
 	}
-	api := DefaultAPIURL
+	api := ""
 	if opt.APIURL != nil {
 		api = opt.APIURL.String()
 	}

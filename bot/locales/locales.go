@@ -205,7 +205,10 @@ func (s *Speaker) say(key string, count any, data Data) string {
 	if s.fallback != nil {
 		return s.fallback.say(key, count, data)
 	}
-	return key // a key en-US lacks: a bug TestEveryKeyRenders catches
+	// A key en-US lacks is a bug in the code that asks for it; showing the
+	// key tells a reader which sentence is missing. (TestEveryKeyRenders
+	// checks the keys en-US.json has, not the keys the code asks for.)
+	return key
 }
 
 // localize asks go-i18n for a sentence, parsed as a sentence (sentence.go)

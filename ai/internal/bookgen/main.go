@@ -1,5 +1,5 @@
 // Command bookgen builds the opening book of a two-player gravity board
-// with tttbot's own exact solver (ai.GenerateBook): every position a game
+// with tttbot's own exact solver (generate.go): every position a game
 // can reach with at most -plies stones, whoever played them, with who wins
 // it (or, with -strong, the exact score).
 //
@@ -10,7 +10,7 @@
 //	nice -n 10 go run ./ai/internal/bookgen -plies 8 -tt 26 -out ai/internal/bookgen/connect4-8.book
 //
 // and the embedded book (ai/connect4.book) is that book with hints (see
-// ai.AddBookHints): for each eight-stone position where Hard is to move
+// hints.go): for each eight-stone position where Hard is to move
 // after following the book from the fourth stone on, one move that keeps
 // its value, so that Hard does not have to find it by search within its
 // second:
@@ -61,7 +61,6 @@ import (
 	"flag"
 	"log"
 
-	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -82,13 +81,13 @@ func main() {
 	from := flag.Int("from", 0, "with -hints: Hard follows the book from this ply on; before it, both sides play anything")
 	flag.Parse()
 	if *hints {
-		err := ai.AddBookHints(ai.HintConfig{Base: *base, Out: *out, From: *from, Progress: *progress, TableBits: *ttBits, Workers: *workers, Logf: log.Printf})
+		err := addBookHints(hintConfig{Base: *base, Out: *out, From: *from, Progress: *progress, TableBits: *ttBits, Workers: *workers, Logf: log.Printf})
 		if err != nil {
 			log.Fatal(err)
 		}
 		return
 	}
-	err := ai.GenerateBook(ai.BookConfig{
+	err := generateBook(bookConfig{
 		Rules:     game.Rules{Rows: *rows, Cols: *cols, Win: *win, Gravity: true, Players: 2},
 		Plies:     *plies,
 		Out:       *out,

@@ -1,9 +1,11 @@
-package ai
+package main
 
 import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 )
 
 // Book hints: at the book's deepest ply the book says who wins, but Hard
@@ -11,7 +13,7 @@ import (
 // search finds one within a second (a drawn eight-stone Connect Four
 // position can need 1.4 s for its quickest drawing move). A hint is one
 // child of such a position that keeps its value, stored in the book one
-// ply deeper like any other entry: bookMove then plays it, as it plays
+// ply deeper like any other entry: bitboard.BookMove then plays it, as it plays
 // any child a partial book holds that keeps the parent's value.
 //
 // Hints cover the positions Hard itself reaches: those at the deepest ply
@@ -20,8 +22,8 @@ import (
 // they are every position Hard meets as the first player of a game it
 // began.
 
-// HintConfig says which hints AddBookHints adds and where.
-type HintConfig struct {
+// hintConfig says which hints addBookHints adds and where.
+type hintConfig struct {
 	Base      string // a complete weak book (bookgen's output) to extend
 	Out       string // the book file to write: Base's entries and the hints
 	From      int    // Hard follows the book from this ply on; the plies before are any move
@@ -31,12 +33,12 @@ type HintConfig struct {
 	Logf      func(format string, args ...any)
 }
 
-// AddBookHints finds a hint for every position at Base's deepest ply
+// addBookHints finds a hint for every position at Base's deepest ply
 // that Hard reaches following the book from cfg.From (see above), is not
 // lost, and that the book does not already serve, and writes Base with the
 // hints as a book one ply deeper (not complete). Interrupted, it resumes
 // from the progress file.
-func AddBookHints(cfg HintConfig) error {
+func addBookHints(cfg hintConfig) error {
 	base, err := readBookFile(cfg.Base)
 	if err != nil {
 		return err
@@ -44,14 +46,14 @@ func AddBookHints(cfg HintConfig) error {
 	if !base.Weak || !base.Complete {
 		return fmt.Errorf("%s: hints extend a complete weak book", cfg.Base)
 	}
-	geo := newGeometry(base.Rules)
+	geo := bitboard.NewGeometry(base.Rules)
 	setDefaults(&cfg.Progress, cfg.Out+".hints", &cfg.TableBits, &cfg.Logf)
 	found, err := loadProgress(cfg.Progress)
 	if err != nil {
 		return err
 	}
 	targets := hintTargets(geo, base, cfg.From)
-	var todo []bitPos
+	var todo []bitboard.Pos
 	for _, p := range targets {
 		if v, _ := base.Lookup(geo, p); !hinted(geo, p, v, found) {
 			todo = append(todo, p)
@@ -59,11 +61,11 @@ func AddBookHints(cfg HintConfig) error {
 	}
 	cfg.Logf("%d positions need a hint, %d found before, %d to go", len(targets), len(targets)-len(todo), len(todo))
 
-	tt := newSolveTable(cfg.TableBits)
-	err = solveAll(cfg.Progress, len(todo), (BookConfig{Workers: cfg.Workers}).workers(), cfg.Logf, func(i int) (uint64, int, int64) {
+	tt := bitboard.NewTable(cfg.TableBits)
+	err = solveAll(cfg.Progress, len(todo), (bookConfig{Workers: cfg.Workers}).workers(), cfg.Logf, func(i int) (uint64, int, int64) {
 		p := todo[i]
 		v, _ := base.Lookup(geo, p)
-		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		s := &bitboard.Solver{G: geo, TT: tt, Ctx: context.Background()}
 		m, _ := s.Best(p, v, true) // no limit: always finishes
 		return geo.Canonical(p.Play(m)), -v, s.Nodes
 	}, func(k uint64, v int) { found[k] = int8(v) })
@@ -79,17 +81,17 @@ func AddBookHints(cfg HintConfig) error {
 	for k, v := range found {
 		scores[k] = v
 	}
-	return writeBook(BookConfig{Out: cfg.Out, Logf: cfg.Logf}, newBookData(base.Rules, base.Plies+1, true, false, scores))
+	return writeBook(bookConfig{Out: cfg.Out, Logf: cfg.Logf}, bitboard.NewBook(base.Rules, base.Plies+1, true, false, scores))
 }
 
 // hintTargets lists, in depth-first order, one position per mirror pair
 // at b's deepest ply that Hard reaches following b from ply from on, with
-// Hard to move there, that is not lost and that bookMove does not serve.
-func hintTargets(geo *geometry, b *bookData, from int) []bitPos {
-	var out []bitPos
+// Hard to move there, that is not lost and that bitboard.BookMove does not serve.
+func hintTargets(geo *bitboard.Geometry, b *bitboard.Book, from int) []bitboard.Pos {
+	var out []bitboard.Pos
 	seen := map[uint64]bool{}
-	var walk func(p bitPos)
-	walk = func(p bitPos) {
+	var walk func(p bitboard.Pos)
+	walk = func(p bitboard.Pos) {
 		k := geo.Canonical(p)
 		if seen[k] || geo.WinningMove(p) != 0 || geo.NonLosing(p) == 0 {
 			return // seen, or decided at once
@@ -97,7 +99,7 @@ func hintTargets(geo *geometry, b *bookData, from int) []bitPos {
 		seen[k] = true
 		if p.Moves == b.Plies {
 			if v, ok := b.Lookup(geo, p); ok && v >= 0 {
-				if _, _, _, served := bookMove(b, geo, b.Rules, p); !served {
+				if _, _, _, served := bitboard.BookMove(b, geo, b.Rules, p); !served {
 					out = append(out, p)
 				}
 			}
@@ -106,7 +108,7 @@ func hintTargets(geo *geometry, b *bookData, from int) []bitPos {
 		if p.Moves >= from && (b.Plies-p.Moves)%2 == 0 {
 			// Hard's move: the book's, unless the book leaves it to the
 			// search (a lost position), where no hint can help.
-			if m, _, _, ok := bookMove(b, geo, b.Rules, p); ok {
+			if m, _, _, ok := bitboard.BookMove(b, geo, b.Rules, p); ok {
 				walk(p.Play(m))
 			}
 			return
@@ -115,13 +117,13 @@ func hintTargets(geo *geometry, b *bookData, from int) []bitPos {
 			walk(p.Play(m))
 		}
 	}
-	walk(bitPos{})
+	walk(bitboard.Pos{})
 	return out
 }
 
 // hinted reports whether a child of p among the hints found keeps v, p's
 // value.
-func hinted(geo *geometry, p bitPos, v int, found map[uint64]int8) bool {
+func hinted(geo *bitboard.Geometry, p bitboard.Pos, v int, found map[uint64]int8) bool {
 	return slices.ContainsFunc(geo.Moves(p), func(m uint64) bool {
 		cv, ok := found[geo.Canonical(p.Play(m))]
 		return ok && -int(cv) >= v

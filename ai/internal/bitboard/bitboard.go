@@ -1,4 +1,4 @@
-package ai
+package bitboard
 
 import (
 	"math/bits"
@@ -6,12 +6,12 @@ import (
 	"github.com/tttbot/tttbot/game"
 )
 
-// geometry describes a gravity board small enough for one uint64 bitboard:
+// Geometry describes a gravity board small enough for one uint64 bitboard:
 // each column takes rows+1 bits (the extra, always empty, bit on top keeps
 // runs from wrapping into the next column), column c at bits c*(rows+1)…,
 // row 0 at the bottom. This is the layout of Tromp's and Pons' Connect Four
 // solvers, generalised to any k.
-type geometry struct {
+type Geometry struct {
 	rows, cols, k int
 	h1            int      // rows + 1: the stride between columns
 	bottom        uint64   // the bottom cell of every column
@@ -22,13 +22,13 @@ type geometry struct {
 	tag           uint64   // the rules, for telling tables of different boards apart
 }
 
-// newGeometry returns the bitboard geometry of r, or nil when r is not a
+// NewGeometry returns the bitboard geometry of r, or nil when r is not a
 // two-player gravity board that fits 64 bits.
-func newGeometry(r game.Rules) *geometry {
+func NewGeometry(r game.Rules) *Geometry {
 	if !r.Gravity || r.Players != 2 || (r.Rows+1)*r.Cols > 64 {
 		return nil
 	}
-	g := &geometry{rows: r.Rows, cols: r.Cols, k: r.Win, h1: r.Rows + 1}
+	g := &Geometry{rows: r.Rows, cols: r.Cols, k: r.Win, h1: r.Rows + 1}
 	g.colMask = make([]uint64, r.Cols)
 	for c := 0; c < r.Cols; c++ {
 		g.colMask[c] = (uint64(1)<<r.Rows - 1) << (c * g.h1)
@@ -46,15 +46,15 @@ func newGeometry(r game.Rules) *geometry {
 }
 
 // Cells is the number of playable cells.
-func (g *geometry) Cells() int { return g.rows * g.cols }
+func (g *Geometry) Cells() int { return g.rows * g.cols }
 
 // Cols is the number of columns.
-func (g *geometry) Cols() int { return g.cols }
+func (g *Geometry) Cols() int { return g.cols }
 
 // aligned reports whether p holds k in a row. Runs are found by doubling:
 // run holds the cells that start a run of l stones, and two runs that
 // overlap make a longer one, so it takes O(log k) shifts per direction.
-func (g *geometry) aligned(p uint64) bool {
+func (g *Geometry) aligned(p uint64) bool {
 	for _, d := range g.dirs {
 		run, l := p, 1
 		for 2*l <= g.k {
@@ -74,7 +74,7 @@ func (g *geometry) aligned(p uint64) bool {
 // winning returns the empty cells where one more stone of p makes k in a
 // row (whether or not they are playable yet). A cell wins when it has a
 // stones of p next to it on one side and k−1−a on the other, for some a.
-func (g *geometry) winning(p, mask uint64) uint64 {
+func (g *Geometry) winning(p, mask uint64) uint64 {
 	var r uint64
 	if g.k == 4 {
 		r = winning4(p, uint(g.h1))
@@ -118,7 +118,7 @@ func winning4(p uint64, h uint) uint64 {
 }
 
 // mirror flips a key or mask left to right.
-func (g *geometry) Mirror(x uint64) uint64 {
+func (g *Geometry) Mirror(x uint64) uint64 {
 	var m uint64
 	col := uint64(1)<<g.h1 - 1
 	for c := 0; c < g.cols; c++ {
@@ -127,32 +127,32 @@ func (g *geometry) Mirror(x uint64) uint64 {
 	return m
 }
 
-// bitPos is a position on a bitboard: the stones of the player to move,
+// Pos is a position on a bitboard: the stones of the player to move,
 // every stone, and how many have been played.
-type bitPos struct {
+type Pos struct {
 	Cur, Mask uint64 // the mover's stones; every stone
 	Moves     int    // stones played
 }
 
 // key identifies the position exactly: cur+mask sets, in each column, the
 // bit above the column's top stone and below it the mover's stones.
-func (p bitPos) Key() uint64 { return p.Cur + p.Mask }
+func (p Pos) Key() uint64 { return p.Cur + p.Mask }
 
 // canonical is the smaller of the key and its mirror image, so a position
 // and its reflection share book entries and table slots.
-func (g *geometry) Canonical(p bitPos) uint64 {
+func (g *Geometry) Canonical(p Pos) uint64 {
 	return min(p.Key(), g.Mirror(p.Key()))
 }
 
-func (g *geometry) Possible(p bitPos) uint64 { return (p.Mask + g.bottom) & g.board }
+func (g *Geometry) Possible(p Pos) uint64 { return (p.Mask + g.bottom) & g.board }
 
 // play drops the mover's stone on cell bit move; the other player moves next.
-func (p bitPos) Play(move uint64) bitPos {
-	return bitPos{Cur: p.Cur ^ p.Mask, Mask: p.Mask | move, Moves: p.Moves + 1}
+func (p Pos) Play(move uint64) Pos {
+	return Pos{Cur: p.Cur ^ p.Mask, Mask: p.Mask | move, Moves: p.Moves + 1}
 }
 
 // canWinNext reports whether the mover wins with one stone.
-func (g *geometry) CanWinNext(p bitPos) bool {
+func (g *Geometry) CanWinNext(p Pos) bool {
 	return g.winning(p.Cur, p.Mask)&g.Possible(p) != 0
 }
 
@@ -161,7 +161,7 @@ func (g *geometry) CanWinNext(p bitPos) bool {
 // position is lost), when one the move is forced, and a stone is never put
 // right under an opponent's winning cell. Precondition: the mover cannot
 // win in one.
-func (g *geometry) NonLosing(p bitPos) uint64 {
+func (g *Geometry) NonLosing(p Pos) uint64 {
 	possible := g.Possible(p)
 	opp := g.winning(p.Cur^p.Mask, p.Mask)
 	if forced := possible & opp; forced != 0 {
@@ -174,8 +174,8 @@ func (g *geometry) NonLosing(p bitPos) uint64 {
 }
 
 // fromGame builds the bitboard of a two-player gravity game.
-func (g *geometry) FromGame(gm *game.Game) bitPos {
-	var p bitPos
+func (g *Geometry) FromGame(gm *game.Game) Pos {
+	var p Pos
 	var mine uint64
 	me := gm.Turn()
 	for row := 0; row < g.rows; row++ {
@@ -197,17 +197,17 @@ func (g *geometry) FromGame(gm *game.Game) bitPos {
 }
 
 // column returns the column of a single-bit move.
-func (g *geometry) Column(move uint64) int {
+func (g *Geometry) Column(move uint64) int {
 	return bits.TrailingZeros64(move) / g.h1
 }
 
 // moveIn returns the bit of the mover's move in column c, or 0 when full.
-func (g *geometry) MoveIn(p bitPos, c int) uint64 {
+func (g *Geometry) MoveIn(p Pos, c int) uint64 {
 	return g.Possible(p) & g.colMask[c]
 }
 
 // Moves lists the mover's moves as single bits, centre first.
-func (g *geometry) Moves(p bitPos) []uint64 {
+func (g *Geometry) Moves(p Pos) []uint64 {
 	var out []uint64
 	possible := g.Possible(p)
 	for _, c := range g.order {
@@ -219,4 +219,4 @@ func (g *geometry) Moves(p bitPos) []uint64 {
 }
 
 // Wins reports whether the mover's stone on move makes k in a row.
-func (g *geometry) Wins(p bitPos, move uint64) bool { return g.aligned(p.Cur | move) }
+func (g *Geometry) Wins(p Pos, move uint64) bool { return g.aligned(p.Cur | move) }

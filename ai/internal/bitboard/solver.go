@@ -1,4 +1,4 @@
-package ai
+package bitboard
 
 import (
 	"context"
@@ -22,13 +22,13 @@ import (
 // still had in hand, so a faster win scores higher — and the loser scores
 // its negative. 0 is a draw.
 
-// solveTable is a transposition table shared by every search of every
+// Table is a transposition table shared by every search of every
 // game: exact score bounds stay true forever, so what one move learnt
 // speeds up the next one and the next game. It is lockless (Hyatt and
 // Mann's trick): a slot holds data and key^data in two atomic words, and a
 // reader keeps an entry only if they agree, so a slot torn by two writers
 // at once reads as empty instead of wrong.
-type solveTable struct {
+type Table struct {
 	slots []ttSlot
 	shift uint // 64 − log2(len(slots)): a hash's top bits pick the bucket
 }
@@ -47,9 +47,9 @@ const (
 	tagShift   = 22
 )
 
-// newSolveTable returns an empty table of 2^bits slots of 16 bytes.
-func newSolveTable(bits int) *solveTable {
-	return &solveTable{slots: make([]ttSlot, 1<<bits), shift: uint(64 - bits)}
+// NewTable returns an empty table of 2^bits slots of 16 bytes.
+func NewTable(bits int) *Table {
+	return &Table{slots: make([]ttSlot, 1<<bits), shift: uint(64 - bits)}
 }
 
 // bucket returns the two slots key may live in: adjacent, so one cache
@@ -57,7 +57,7 @@ func newSolveTable(bits int) *solveTable {
 // subtree, the most work saved) and the second the latest one, as in
 // Tromp's Fhourstones, so deep positions cannot flush the valuable
 // shallow ones out of a saturated table.
-func (t *solveTable) bucket(key, tag uint64) (*ttSlot, *ttSlot) {
+func (t *Table) bucket(key, tag uint64) (*ttSlot, *ttSlot) {
 	h := (key ^ tag<<40) * 0x9e3779b97f4a7c15
 	i := h >> t.shift &^ 1
 	return &t.slots[i], &t.slots[i+1]
@@ -71,7 +71,7 @@ func (s *ttSlot) read(key, tag uint64) (uint64, bool) {
 
 // get returns the stored bound kind, score and cutoff column (−1 for
 // none) for key, or kind 0.
-func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
+func (t *Table) get(key, tag uint64) (kind uint64, score, col int) {
 	a, b := t.bucket(key, tag)
 	d, ok := a.read(key, tag)
 	if !ok {
@@ -82,7 +82,7 @@ func (t *solveTable) get(key, tag uint64) (kind uint64, score, col int) {
 	return d & (3 << 8), int(d&0xff) - 128, int(d>>10&63) - 1
 }
 
-func (t *solveTable) put(key, tag, kind uint64, score, col, moves int) {
+func (t *Table) put(key, tag, kind uint64, score, col, moves int) {
 	a, b := t.bucket(key, tag)
 	d := uint64(score+128) | kind | uint64(col+1)<<10 | uint64(moves)<<16 | tag<<tagShift
 	s := b
@@ -95,14 +95,14 @@ func (t *solveTable) put(key, tag, kind uint64, score, col, moves int) {
 
 // Bounds returns what the table and the rules know of p's score:
 // lo ≤ score ≤ hi.
-func (t *solveTable) Bounds(g *geometry, p bitPos) (lo, hi int) {
+func (t *Table) Bounds(g *Geometry, p Pos) (lo, hi int) {
 	if v, ok := g.Trivial(p); ok {
 		return v, v
 	}
 	if p.Moves >= g.Cells() {
 		return 0, 0
 	}
-	lo, hi = g.minScore(p.Moves), g.maxScore(p.Moves)
+	lo, hi = g.minScore(p.Moves), g.MaxScore(p.Moves)
 	switch kind, v, _ := t.get(g.tableKey(p), g.tag); kind {
 	case boundUpper:
 		hi = min(hi, v)
@@ -112,43 +112,48 @@ func (t *solveTable) Bounds(g *geometry, p bitPos) (lo, hi int) {
 	return lo, hi
 }
 
-// clear empties a table nobody else is using.
-func (t *solveTable) clear() { clear(t.slots) }
+// Clear empties a table nobody else is using.
+func (t *Table) Clear() { clear(t.slots) }
 
-// sharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
-// allocated on the first  Pons' solver uses 8M five-byte entries;
+// SharedBits sizes the shared table: 2^21 slots of 16 bytes, 32 MiB,
+// allocated on first use. Pons' solver uses 8M five-byte entries;
 // this is a little smaller but keeps exact keys.
-const sharedBits = 21
+const SharedBits = 21
 
 var (
 	sharedOnce  sync.Once
-	sharedTable *solveTable
+	sharedTable *Table
 )
 
-func sharedSolveTable() *solveTable {
-	sharedOnce.Do(func() { sharedTable = newSolveTable(sharedBits) })
+// SharedTable is the table every timed search shares, kept between moves
+// and games.
+func SharedTable() *Table {
+	sharedOnce.Do(func() { sharedTable = NewTable(SharedBits) })
 	return sharedTable
 }
 
 // privateTables hands out cleared tables for node-budgeted searches, one
 // pool per size: a search that must give the same answer on any machine
 // cannot read what other games left in the shared table.
-var privateTables [sharedBits + 1]sync.Pool
+var privateTables [SharedBits + 1]sync.Pool
 
-func privateSolveTable(bits int) *solveTable {
-	if t, ok := privateTables[bits].Get().(*solveTable); ok {
-		t.clear()
+// PrivateTable returns an empty table of 2^bits slots for one node-budgeted
+// search; give it back with ReleaseTable.
+func PrivateTable(bits int) *Table {
+	if t, ok := privateTables[bits].Get().(*Table); ok {
+		t.Clear()
 		return t
 	}
-	return newSolveTable(bits)
+	return NewTable(bits)
 }
 
-func releaseSolveTable(bits int, t *solveTable) { privateTables[bits].Put(t) }
+// ReleaseTable returns a table PrivateTable handed out.
+func ReleaseTable(bits int, t *Table) { privateTables[bits].Put(t) }
 
-// solver is one exact search. Not safe for concurrent use; the table is.
-type solver struct {
-	G        *geometry
-	TT       *solveTable
+// Solver is one exact search. Not safe for concurrent use; the table is.
+type Solver struct {
+	G        *Geometry
+	TT       *Table
 	Ctx      context.Context // cancels the search; required
 	Deadline time.Time       // stops the search; zero for none
 	MaxNodes int64           // stops the search after this many nodes; 0 for none
@@ -161,9 +166,9 @@ type solver struct {
 // saves a big subtree; later the mirror costs more than it finds.
 const symPlies = 14
 
-// tableKey is the key p is stored under in a solveTable: its canonical
+// tableKey is the key p is stored under in a Table: its canonical
 // key below symPlies stones, its own above.
-func (g *geometry) tableKey(p bitPos) uint64 {
+func (g *Geometry) tableKey(p Pos) uint64 {
 	if p.Moves < symPlies {
 		return g.Canonical(p)
 	}
@@ -173,11 +178,11 @@ func (g *geometry) tableKey(p bitPos) uint64 {
 // noTTPlies: with this few cells left, negamax neither probes nor stores.
 var noTTPlies = 8
 
-// minScore and maxScore bound the score of a position with n stones.
-func (g *geometry) minScore(n int) int { return -(g.Cells() - n) / 2 }
-func (g *geometry) maxScore(n int) int { return (g.Cells() + 1 - n) / 2 }
+// minScore and MaxScore bound the score of a position with n stones.
+func (g *Geometry) minScore(n int) int { return -(g.Cells() - n) / 2 }
+func (g *Geometry) MaxScore(n int) int { return (g.Cells() + 1 - n) / 2 }
 
-func (s *solver) stop() bool {
+func (s *Solver) stop() bool {
 	if s.Stopped {
 		return true
 	}
@@ -195,7 +200,7 @@ func (s *solver) stop() bool {
 // upper bound when ≤ alpha, a lower bound when ≥ beta. Precondition: the
 // mover cannot win with one stone. After a stop the result is meaningless
 // and s.Stopped is set.
-func (s *solver) negamax(p bitPos, alpha, beta int) int {
+func (s *Solver) negamax(p Pos, alpha, beta int) int {
 	s.Nodes++
 	if s.stop() {
 		return 0
@@ -215,7 +220,7 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 			return alpha
 		}
 	}
-	hi := g.maxScore(p.Moves + 2) // nor can the mover
+	hi := g.MaxScore(p.Moves + 2) // nor can the mover
 	// Near the end a subtree costs less than the cache miss of a probe.
 	useTT := p.Moves < g.Cells()-noTTPlies
 	key, mirrored, hashCol := p.Key(), false, -1
@@ -322,15 +327,15 @@ func (s *solver) negamax(p bitPos, alpha, beta int) int {
 // or any score of that sign) and whether the search finished. Each probe is
 // a null-window search; the window closes in on the score by bisection,
 // leaning towards 0 where most positions are.
-func (s *solver) Solve(p bitPos, weak bool) (int, bool) {
+func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
 	g := s.G
 	if g.CanWinNext(p) {
 		if weak {
 			return 1, true
 		}
-		return g.maxScore(p.Moves), true
+		return g.MaxScore(p.Moves), true
 	}
-	lo, hi := g.minScore(p.Moves), g.maxScore(p.Moves)
+	lo, hi := g.minScore(p.Moves), g.MaxScore(p.Moves)
 	if weak {
 		lo, hi = -1, 1
 	}
@@ -357,8 +362,8 @@ func (s *solver) Solve(p bitPos, weak bool) (int, bool) {
 	return lo, true
 }
 
-// sign is −1, 0 or +1.
-func sign(v int) int {
+// Sign is −1, 0 or +1.
+func Sign(v int) int {
 	switch {
 	case v > 0:
 		return 1
@@ -372,7 +377,7 @@ func sign(v int) int {
 // value v of p (exact score, or with weak only its sign: in a lost
 // position any move that does not lose at once). p must not be won in
 // one, and v must be p's value.
-func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
+func (s *Solver) Best(p Pos, v int, weak bool) (uint64, bool) {
 	g := s.G
 	next := g.NonLosing(p)
 	if next == 0 {
@@ -390,7 +395,7 @@ func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 			// (The score −1 would ask for the slowest loss.)
 			return g.FirstMove(next), true
 		}
-		want = sign(v)
+		want = Sign(v)
 	}
 	for _, c := range g.order {
 		m := next & g.colMask[c]
@@ -412,7 +417,7 @@ func (s *solver) Best(p bitPos, v int, weak bool) (uint64, bool) {
 // Keeps reports whether playing m keeps the score want for p's mover:
 // whether the child scores at most −want, tested with a null window.
 // ok is false if the search stopped.
-func (s *solver) Keeps(p bitPos, m uint64, want int) (keeps, ok bool) {
+func (s *Solver) Keeps(p Pos, m uint64, want int) (keeps, ok bool) {
 	child := p.Play(m)
 	if child.Moves == s.G.Cells() {
 		return want <= 0, true // a draw
@@ -425,7 +430,7 @@ func (s *solver) Keeps(p bitPos, m uint64, want int) (keeps, ok bool) {
 }
 
 // firstMove returns the first move of set in the usual order.
-func (g *geometry) FirstMove(set uint64) uint64 {
+func (g *Geometry) FirstMove(set uint64) uint64 {
 	for _, c := range g.order {
 		if m := set & g.colMask[c]; m != 0 {
 			return m
@@ -435,7 +440,7 @@ func (g *geometry) FirstMove(set uint64) uint64 {
 }
 
 // winningMove returns the mover's immediately winning move, or 0.
-func (g *geometry) WinningMove(p bitPos) uint64 {
+func (g *Geometry) WinningMove(p Pos) uint64 {
 	w := g.winning(p.Cur, p.Mask) & g.Possible(p)
 	return w & -w
 }
@@ -443,7 +448,7 @@ func (g *geometry) WinningMove(p bitPos) uint64 {
 // plies converts a score of p into the number of plies to the end of the
 // game under perfect play: the winner's last stone, or the last cell for a
 // draw.
-func (g *geometry) Plies(p bitPos, score int) int {
+func (g *Geometry) Plies(p Pos, score int) int {
 	if score == 0 {
 		return g.Cells() - p.Moves
 	}
@@ -466,4 +471,37 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// PruneProved reads the table's bounds on p's children. A move proved to
+// win is returned at once; otherwise *columns lists the moves no other
+// move is proved better than, and none proved to lose what p is worth
+// when that is known: floor is p's outcome for the mover (−1, 0 or +1;
+// −1 when unknown). At the book's deepest ply the book says p is a draw
+// while the search for the drawing move runs out of time: the moves it
+// proved to lose are then left out even though no move is proved to
+// draw.
+func PruneProved(geo *Geometry, p Pos, tt *Table, floor int, columns *[]bool) (uint64, bool) {
+	type bound struct {
+		m      uint64
+		lo, hi int // the mover's score after m lies in [lo, hi]
+	}
+	var bs []bound
+	bestLo := -1 << 30
+	for _, m := range geo.Moves(p) {
+		lo, hi := tt.Bounds(geo, p.Play(m))
+		b := bound{m, -hi, -lo}
+		if b.lo > 0 {
+			return m, true
+		}
+		bs = append(bs, b)
+		bestLo = max(bestLo, b.lo)
+	}
+	*columns = make([]bool, geo.Cols())
+	for _, b := range bs {
+		if b.hi >= bestLo && Sign(b.hi) >= floor {
+			(*columns)[geo.Column(b.m)] = true
+		}
+	}
+	return 0, false
 }

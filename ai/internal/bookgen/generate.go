@@ -1,4 +1,4 @@
-package ai
+package main
 
 import (
 	"bufio"
@@ -13,11 +13,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tttbot/tttbot/ai/internal/bitboard"
 	"github.com/tttbot/tttbot/game"
 )
 
-// BookConfig says which opening book GenerateBook builds and where.
-type BookConfig struct {
+// bookConfig says which opening book generateBook builds and where.
+type bookConfig struct {
 	Rules     game.Rules // a two-player gravity board that fits a bitboard
 	Plies     int        // the book holds every reachable position with at most this many stones
 	Out       string     // the book file to write
@@ -39,18 +40,18 @@ type BookConfig struct {
 	Logf    func(format string, args ...any)
 }
 
-// GenerateBook builds an opening book with the exact solver: it solves
+// generateBook builds an opening book with the exact solver: it solves
 // every position a game can reach with exactly Plies stones (whoever
 // played them; one of each mirror pair; none the solver reads off at
 // once), in depth-first order so neighbours share the table, then works
 // out the earlier positions by negamax over the book and writes it.
 // Interrupted, it resumes from the progress file. The embedded book
 // (connect4.book) is its output for standard Connect Four.
-func GenerateBook(cfg BookConfig) error {
+func generateBook(cfg bookConfig) error {
 	if err := cfg.Rules.Validate(); err != nil {
 		return err
 	}
-	geo := newGeometry(cfg.Rules)
+	geo := bitboard.NewGeometry(cfg.Rules)
 	if geo == nil {
 		return fmt.Errorf("%d×%d with %d players does not fit the bitboard solver", cfg.Rules.Cols, cfg.Rules.Rows, cfg.Rules.Players)
 	}
@@ -70,7 +71,7 @@ func GenerateBook(cfg BookConfig) error {
 		}
 	}
 	leaves := bookLeaves(geo, cfg.Plies)
-	var todo []bitPos // in depth-first order: workers solve neighbours and share what the table learns
+	var todo []bitboard.Pos // in depth-first order: workers solve neighbours and share what the table learns
 	for _, p := range leaves {
 		if _, ok := done[geo.Canonical(p)]; !ok {
 			todo = append(todo, p)
@@ -82,13 +83,13 @@ func GenerateBook(cfg BookConfig) error {
 		return writePartialBook(cfg, geo, done, len(leaves))
 	}
 
-	tt := newSolveTable(cfg.TableBits)
+	tt := bitboard.NewTable(cfg.TableBits)
 	err = solveAll(cfg.Progress, len(todo), cfg.workers(), cfg.Logf, func(i int) (uint64, int, int64) {
 		p := todo[i]
 		if v, ok := fromChildren(geo, p, deeper); ok {
 			return geo.Canonical(p), v, 0
 		}
-		s := &solver{G: geo, TT: tt, Ctx: context.Background()}
+		s := &bitboard.Solver{G: geo, TT: tt, Ctx: context.Background()}
 		v, _ := s.Solve(p, weak)
 		return geo.Canonical(p), v, s.Nodes
 	}, func(k uint64, v int) { done[k] = int8(v) })
@@ -96,10 +97,16 @@ func GenerateBook(cfg BookConfig) error {
 		return err
 	}
 
-	return writeBook(cfg, newBookData(cfg.Rules, cfg.Plies, weak, true, deriveBook(geo, cfg.Plies, weak, done)))
+	return writeBook(cfg, bitboard.NewBook(cfg.Rules, cfg.Plies, weak, true, deriveBook(geo, cfg.Plies, weak, done)))
 }
 
-func writeBook(cfg BookConfig, book *bookData) error {
+// writeBook writes book to cfg.Out, once it has checked that every value in
+// it is the one negamax gives over its children: a book that disagrees with
+// itself would make Hard play a lost move with confidence.
+func writeBook(cfg bookConfig, book *bitboard.Book) error {
+	if _, err := book.Verify(bitboard.NewGeometry(book.Rules), -1); err != nil {
+		return fmt.Errorf("%s not written: %w", cfg.Out, err)
+	}
 	data, err := book.MarshalBinary()
 	if err != nil {
 		return err
@@ -112,12 +119,12 @@ func writeBook(cfg BookConfig, book *bookData) error {
 }
 
 // readBookFile reads and parses a book file.
-func readBookFile(path string) (*bookData, error) {
+func readBookFile(path string) (*bitboard.Book, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseBook(data)
+	return bitboard.ParseBook(data)
 }
 
 // setDefaults fills in what a generation's config left unset: the
@@ -197,7 +204,7 @@ func solveAll(path string, n, workers int, logf func(string, ...any), solve func
 
 // writePartialBook writes what the solved leaves decide (weak books only),
 // with the entries of cfg.Base.
-func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leaves int) error {
+func writePartialBook(cfg bookConfig, geo *bitboard.Geometry, done map[uint64]int8, leaves int) error {
 	if cfg.Strong {
 		return fmt.Errorf("a partial book is weak")
 	}
@@ -219,10 +226,10 @@ func writePartialBook(cfg BookConfig, geo *geometry, done map[uint64]int8, leave
 		}
 	}
 	cfg.Logf("%d of %d leaves solved: a partial book", len(done), leaves)
-	return writeBook(cfg, newBookData(cfg.Rules, cfg.Plies, true, false, scores))
+	return writeBook(cfg, bitboard.NewBook(cfg.Rules, cfg.Plies, true, false, scores))
 }
 
-func (cfg BookConfig) workers() int {
+func (cfg bookConfig) workers() int {
 	if cfg.Workers > 0 {
 		return cfg.Workers
 	}
@@ -256,11 +263,11 @@ func loadProgress(path string) (map[uint64]int8, error) {
 // bookLeaves lists, in depth-first order, one position per mirror pair
 // with exactly plies stones that a game can reach and that is not
 // trivial.
-func bookLeaves(geo *geometry, plies int) []bitPos {
-	var leaves []bitPos
+func bookLeaves(geo *bitboard.Geometry, plies int) []bitboard.Pos {
+	var leaves []bitboard.Pos
 	seen := map[uint64]bool{}
-	var walk func(p bitPos)
-	walk = func(p bitPos) {
+	var walk func(p bitboard.Pos)
+	walk = func(p bitboard.Pos) {
 		k := geo.Canonical(p)
 		if seen[k] {
 			return
@@ -278,14 +285,14 @@ func bookLeaves(geo *geometry, plies int) []bitPos {
 			}
 		}
 	}
-	walk(bitPos{})
+	walk(bitboard.Pos{})
 	return leaves
 }
 
 // fromChildren works out who wins p (−1, 0 or +1) from its children's
 // values in known (canonical keys, as in a progress file), if every child
 // is there or read off at once. p must not be won in one.
-func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
+func fromChildren(geo *bitboard.Geometry, p bitboard.Pos, known map[uint64]int8) (int, bool) {
 	if known == nil {
 		return 0, false
 	}
@@ -304,7 +311,7 @@ func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		best = max(best, -sign(v))
+		best = max(best, -bitboard.Sign(v))
 	}
 	return best, true
 }
@@ -312,9 +319,9 @@ func fromChildren(geo *geometry, p bitPos, known map[uint64]int8) (int, bool) {
 // belowTrivial returns a walk over the children of a trivial position
 // (once each) within plies: a player may pass up a win, and the positions
 // after that are in the book too, though no value above needs them.
-func belowTrivial(geo *geometry, plies int) func(p bitPos, visit func(bitPos)) {
+func belowTrivial(geo *bitboard.Geometry, plies int) func(p bitboard.Pos, visit func(bitboard.Pos)) {
 	walked := map[uint64]bool{}
-	return func(p bitPos, visit func(bitPos)) {
+	return func(p bitboard.Pos, visit func(bitboard.Pos)) {
 		k := geo.Canonical(p)
 		if p.Moves >= plies || walked[k] {
 			return
@@ -332,7 +339,7 @@ func belowTrivial(geo *geometry, plies int) func(p bitPos, visit func(bitPos)) {
 // whose value the solved leaves decide (every leaf below them known: all of
 // them once a generation has finished): the best over the moves of minus
 // the child's. A weak book keeps only the sign.
-func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map[uint64]int8 {
+func deriveBook(geo *bitboard.Geometry, plies int, weak bool, leaves map[uint64]int8) map[uint64]int8 {
 	const unknown = math.MaxInt8 // no score comes near it
 	clamp := func(v int) int8 {
 		if weak {
@@ -342,10 +349,10 @@ func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map
 	}
 	memo := map[uint64]int8{}
 	below := belowTrivial(geo, plies)
-	var value func(p bitPos) int8
-	value = func(p bitPos) int8 {
+	var value func(p bitboard.Pos) int8
+	value = func(p bitboard.Pos) int8 {
 		if v, ok := geo.Trivial(p); ok {
-			below(p, func(c bitPos) { value(c) })
+			below(p, func(c bitboard.Pos) { value(c) })
 			return clamp(v)
 		}
 		k := geo.Canonical(p)
@@ -375,7 +382,7 @@ func deriveBook(geo *geometry, plies int, weak bool, leaves map[uint64]int8) map
 		memo[k] = v
 		return v
 	}
-	value(bitPos{})
+	value(bitboard.Pos{})
 	for k, v := range memo {
 		if v == unknown {
 			delete(memo, k)
