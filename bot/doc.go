@@ -19,7 +19,8 @@
 //
 // To add a subcommand: add its Route constant and a routeTable entry with
 // its handler (a tableHandler if it acts on the channel's table, a
-// queryHandler otherwise), its options in schema.go, its keys in en-US.json
+// queryHandler otherwise), its options in schema.go (sub takes the name from
+// the route), its keys in en-US.json
 // (command.<sub>.description, command.<sub>.<option>.description,
 // command.<sub>.<option>.choice.<value>: schema_locales.go builds every
 // localization from them, and TestSchemaTextsHaveKeys fails without them),

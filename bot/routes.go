@@ -56,6 +56,9 @@ func (r Route) String() string {
 	return "none"
 }
 
+// subcommand is the route's /ttt subcommand name; "" for a button.
+func (r Route) subcommand() string { return routeTable[r].command }
+
 // tableHandler acts on a channel's table under its lock. cur is the
 // channel's table (nil when it never had one). It returns the table to save
 // (nil: nothing changed, and the reply is about cur), and the reply. It must

@@ -80,7 +80,7 @@ func command() *discordgo.ApplicationCommand {
 		IntegrationTypes: &integrationTypes,
 		Contexts:         &contexts,
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("new",
+			sub(RouteNew,
 				intOpt(optRows, game.MinSize, game.MaxSize),
 				intOpt(optColumns, game.MinSize, game.MaxSize),
 				intOpt(optWin, game.MinWin, game.MaxWin),
@@ -92,41 +92,43 @@ func command() *discordgo.ApplicationCommand {
 				choiceOpt(optAI, "easy", "medium", "hard"),
 				clockOpt(),
 			),
-			sub("join",
+			sub(RouteJoin,
 				strOpt(optToken, 1, maxTokenLength)),
-			sub("move",
+			sub(RouteMove,
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optPosition, Required: true, Autocomplete: true,
 					MinLength: ptr(1), MaxLength: maxPositionLength,
 				}),
-			sub("board",
+			sub(RouteBoard,
 				boolOpt(optImage)),
-			sub("rematch"),
-			sub("resign"),
-			sub("end"),
-			sub("check",
+			sub(RouteRematch),
+			sub(RouteResign),
+			sub(RouteEnd),
+			sub(RouteCheck,
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optBoard, Required: true,
 					MinLength: ptr(1), MaxLength: maxCheckBoardLength,
 				},
 				intOpt(optWin, game.MinWin, game.MaxWin),
 				boolOpt(optGravity)),
-			sub("stats",
+			sub(RouteStats,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
-			sub("leaderboard",
+			sub(RouteLeaderboard,
 				choiceOpt(optKind, kindKeys()...),
 				choiceOpt(optScope, scopeServer, scopeEverywhere)),
-			sub("history",
+			sub(RouteHistory,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
-			sub("replay",
+			sub(RouteReplay,
 				strOpt(optGame, 1, maxGameIDLength)),
-			sub("help"),
+			sub(RouteHelp),
 		},
 	}
 }
 
-func sub(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Options: opts}
+// sub is route r's subcommand, named by its routeTable entry: the one place
+// a subcommand's name is written.
+func sub(r Route, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: r.subcommand(), Options: opts}
 }
 
 func intOpt(name string, lo, hi int) *discordgo.ApplicationCommandOption {

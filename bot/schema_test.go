@@ -78,3 +78,21 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaHasEveryCommandRoute: /ttt registers exactly the subcommands of
+// the route table, each once, so no route is unreachable and no subcommand
+// goes unrouted.
+func TestSchemaHasEveryCommandRoute(t *testing.T) {
+	registered := map[string]int{}
+	for _, sub := range command().Options {
+		registered[sub.Name]++
+		if _, ok := commandRoutes[sub.Name]; !ok {
+			t.Errorf("subcommand %q has no route", sub.Name)
+		}
+	}
+	for _, e := range routeTable {
+		if e.command != "" && registered[e.command] != 1 {
+			t.Errorf("route %v is registered %d times, want once", e.route, registered[e.command])
+		}
+	}
+}
