@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
@@ -87,9 +88,9 @@ func command() *discordgo.ApplicationCommand {
 				intOpt(optPlayers, game.MinPlayers, game.MaxPlayers),
 				boolOpt(optGravity),
 				strOpt(optToken, 1, maxTokenLength),
-				choiceOpt(optEngine, "fast", "compact"),
+				choiceOpt(optEngine, names(game.Engines())...),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent},
-				choiceOpt(optAI, "easy", "medium", "hard"),
+				choiceOpt(optAI, names(table.Computers())...),
 				clockOpt(),
 			),
 			sub(RouteJoin,
@@ -114,7 +115,7 @@ func command() *discordgo.ApplicationCommand {
 			sub(RouteStats,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
 			sub(RouteLeaderboard,
-				choiceOpt(optKind, kindKeys()...),
+				choiceOpt(optKind, names(table.Kinds())...),
 				choiceOpt(optScope, scopeServer, scopeEverywhere)),
 			sub(RouteHistory,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
@@ -165,11 +166,13 @@ func clockOpt() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// kindKeys are table.Kinds' keys, the leaderboard's kind choices.
-func kindKeys() []string {
-	var keys []string
-	for _, k := range table.Kinds() {
-		keys = append(keys, k.String())
+// names are the values' String forms, in order: a choice list from the
+// type it names (game.Engines, table.Computers, table.Kinds), never written
+// again here.
+func names[T fmt.Stringer](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = v.String()
 	}
-	return keys
+	return out
 }
