@@ -205,7 +205,7 @@ func (s *Speaker) say(key string, count any, data Data) string {
 	if s.fallback != nil {
 		return s.fallback.say(key, count, data)
 	}
-	return key // a key en-US lacks: a bug TestEveryKeyRenders catches
+	return key // a key en-US lacks: a bug package bot's TestMessageKeys catches
 }
 
 // localize asks go-i18n for a sentence, parsed as a sentence (sentence.go)
