@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 )
@@ -136,4 +138,41 @@ func TestSchemaHasEveryCommandRoute(t *testing.T) {
 			t.Errorf("route %v is registered %d times, want once", e.route, registered[e.command])
 		}
 	}
+}
+
+// TestRefusalsNameEveryChoice: the English refusal of a value outside a
+// choice list names every choice, so a value added to the type shows there
+// too (translators follow en-US).
+func TestRefusalsNameEveryChoice(t *testing.T) {
+	en := locales.English()
+	for key, values := range map[string][]string{
+		"refuse.option.engine": names(game.Engines()),
+		"refuse.option.ai":     names(table.Computers()),
+		"refuse.clock":         choiceValues(t, RouteNew, optClock),
+	} {
+		text := en.Say(key, nil)
+		for _, v := range values {
+			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(v) + `\b`).MatchString(text) {
+				t.Errorf("%s does not name %q: %q", key, v, text)
+			}
+		}
+	}
+}
+
+// choiceValues are the values of route r's option's choices.
+func choiceValues(t *testing.T, r Route, option string) []string {
+	t.Helper()
+	for _, sub := range command().Options {
+		for _, o := range sub.Options {
+			if sub.Name == r.subcommand() && o.Name == option {
+				var values []string
+				for _, ch := range o.Choices {
+					values = append(values, fmt.Sprint(ch.Value))
+				}
+				return values
+			}
+		}
+	}
+	t.Fatalf("/%s %s %s has no choices", CommandName, r.subcommand(), option)
+	return nil
 }
