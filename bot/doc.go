@@ -15,11 +15,14 @@
 // takes in.Public for what everyone in the channel reads (the server's
 // guild_locale; in a DM the user's locale) and in.Private for what only the
 // user reads (ephemeral replies; refuse uses it). Text a user typed goes
-// into a sentence only through locales.Code.
+// into a sentence only through locales.Code. TestMessageKeys fails on a key
+// the code asks for that en-US.json lacks, and on one there that nothing
+// asks for; a key built at run time ("kind."+…) names its values there.
 //
 // To add a subcommand: add its Route constant and a routeTable entry with
 // its handler (a tableHandler if it acts on the channel's table, a
-// queryHandler otherwise), its options in schema.go, its keys in en-US.json
+// queryHandler otherwise), its options in schema.go (sub takes the name from
+// the route), its keys in en-US.json
 // (command.<sub>.description, command.<sub>.<option>.description,
 // command.<sub>.<option>.choice.<value>: schema_locales.go builds every
 // localization from them, and TestSchemaTextsHaveKeys fails without them),

@@ -12,9 +12,12 @@ import (
 // Route is what an interaction asks for: a /ttt subcommand or a button.
 type Route uint8
 
-// Routes. RouteNone is an interaction no route takes.
+// Routes: the subcommands, then the buttons. RouteNone is an interaction no
+// route takes. The values only index routeTable (nothing stores them), so a
+// new route goes in its group.
 const (
 	RouteNone Route = iota
+
 	RouteNew
 	RouteJoin
 	RouteMove
@@ -25,16 +28,18 @@ const (
 	RouteCheck
 	RouteStats
 	RouteLeaderboard
+	RouteHistory
+	RouteReplay
 	RouteHelp
+
 	ButtonCell
 	ButtonColumn
 	ButtonJoin
 	ButtonRematch
-	RouteHistory
-	RouteReplay
 	ButtonHistory
 	ButtonAccept
 	ButtonDecline
+
 	routeCount // the number of routes: keep last
 )
 
@@ -50,6 +55,9 @@ func (r Route) String() string {
 	}
 	return "none"
 }
+
+// subcommand is the route's /ttt subcommand name; "" for a button.
+func (r Route) subcommand() string { return routeTable[r].command }
 
 // tableHandler acts on a channel's table under its lock. cur is the
 // channel's table (nil when it never had one). It returns the table to save

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"log/slog"
 	"strconv"
 	"time"
@@ -81,53 +82,55 @@ func command() *discordgo.ApplicationCommand {
 		IntegrationTypes: &integrationTypes,
 		Contexts:         &contexts,
 		Options: []*discordgo.ApplicationCommandOption{
-			sub("new",
+			sub(RouteNew,
 				intOpt(optRows, game.MinSize, game.MaxSize),
 				intOpt(optColumns, game.MinSize, game.MaxSize),
 				intOpt(optWin, game.MinWin, game.MaxWin),
 				intOpt(optPlayers, game.MinPlayers, game.MaxPlayers),
 				boolOpt(optGravity),
 				strOpt(optToken, 1, maxTokenLength),
-				choiceOpt(optEngine, "fast", "compact"),
+				choiceOpt(optEngine, names(game.Engines())...),
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent},
-				choiceOpt(optAI, "easy", "medium", "hard"),
+				choiceOpt(optAI, names(table.Computers())...),
 				clockOpt(),
 			),
-			sub("join",
+			sub(RouteJoin,
 				strOpt(optToken, 1, maxTokenLength)),
-			sub("move",
+			sub(RouteMove,
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optPosition, Required: true, Autocomplete: true,
 					MinLength: ptr(1), MaxLength: maxPositionLength,
 				}),
-			sub("board",
+			sub(RouteBoard,
 				boolOpt(optImage)),
-			sub("rematch"),
-			sub("resign"),
-			sub("end"),
-			sub("check",
+			sub(RouteRematch),
+			sub(RouteResign),
+			sub(RouteEnd),
+			sub(RouteCheck,
 				&discordgo.ApplicationCommandOption{
 					Type: discordgo.ApplicationCommandOptionString, Name: optBoard, Required: true,
 					MinLength: ptr(1), MaxLength: maxCheckBoardLength,
 				},
 				intOpt(optWin, game.MinWin, game.MaxWin),
 				boolOpt(optGravity)),
-			sub("stats",
+			sub(RouteStats,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
-			sub("leaderboard",
-				choiceOpt(optKind, kindKeys()...),
+			sub(RouteLeaderboard,
+				choiceOpt(optKind, names(table.Kinds())...),
 				choiceOpt(optScope, scopeServer, scopeEverywhere)),
-			sub("history",
+			sub(RouteHistory,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optUser}),
-			sub("replay",
+			sub(RouteReplay,
 				strOpt(optGame, 1, maxGameIDLength)),
-			sub("help"),
+			sub(RouteHelp),
 		},
 	}
 }
 
-func sub(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Options: opts}
+// sub is route r's subcommand, named by its routeTable entry: the one place
+// a subcommand's name is written.
+func sub(r Route, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: r.subcommand(), Options: opts}
 }
 
 func intOpt(name string, lo, hi int) *discordgo.ApplicationCommandOption {
@@ -164,11 +167,13 @@ func clockOpt() *discordgo.ApplicationCommandOption {
 	return o
 }
 
-// kindKeys are table.Kinds' keys, the leaderboard's kind choices.
-func kindKeys() []string {
-	var keys []string
-	for _, k := range table.Kinds() {
-		keys = append(keys, k.String())
+// names are the values' String forms, in order: a choice list from the
+// type it names (game.Engines, table.Computers, table.Kinds), never written
+// again here.
+func names[T fmt.Stringer](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = v.String()
 	}
-	return keys
+	return out
 }

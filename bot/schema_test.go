@@ -2,10 +2,18 @@ package bot
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/table"
 )
 
 // TestSchemaMatchesDesign pins the /ttt contract (docs/architecture.md): subcommands,
@@ -29,7 +37,36 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"help":        {},
 	}
 	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}}
-	choices := map[string]string{"engine": "[fast compact]", "ai": "[easy medium hard]", "kind": "[classic connect4 other]", "scope": "[server everywhere]", "clock": "[30 60 300 3600 86400]"}
+	// A choice list is every value of the type it names, in the type's
+	// order, each read back by the parser its handler uses as the value it
+	// names (readBack returns the value written as the choice is, and
+	// whether the parser took it).
+	var clocks []string
+	for _, d := range table.Clocks {
+		clocks = append(clocks, strconv.Itoa(int(d/time.Second)))
+	}
+	choices := map[string]struct {
+		want     []string
+		readBack func(string) (string, bool)
+	}{
+		"engine": {names(game.Engines()), func(v string) (string, bool) {
+			e, err := game.ParseEngine(v)
+			return e.String(), err == nil
+		}},
+		"ai": {names(table.Computers()), func(v string) (string, bool) {
+			k, ok := table.ParseComputer(v)
+			return k.String(), ok
+		}},
+		"kind": {names(table.Kinds()), func(v string) (string, bool) {
+			k, ok := table.ParseKind(v)
+			return k.String(), ok
+		}},
+		"clock": {clocks, func(v string) (string, bool) {
+			n, err := strconv.Atoi(v)
+			return strconv.Itoa(n), err == nil && table.ValidClock(time.Duration(n)*time.Second) == nil
+		}},
+		"scope": {[]string{"server", "everywhere"}, func(v string) (string, bool) { return v, v == scopeServer || v == scopeEverywhere }},
+	}
 
 	cmds := Commands()
 	if len(cmds) != 1 || cmds[0].Name != "ttt" {
@@ -64,11 +101,17 @@ func TestSchemaMatchesDesign(t *testing.T) {
 			if c, ok := choices[o.Name]; ok {
 				var got []string
 				for _, ch := range o.Choices {
-					got = append(got, fmt.Sprint(ch.Value))
+					v := fmt.Sprint(ch.Value)
+					got = append(got, v)
+					if back, ok := c.readBack(v); !ok || back != v {
+						t.Errorf("%s %s choice %q reads back as %q (taken: %v)", sub.Name, o.Name, v, back, ok)
+					}
 				}
-				if fmt.Sprint(got) != c {
-					t.Errorf("%s %s choices %v, want %s", sub.Name, o.Name, got, c)
+				if !slices.Equal(got, c.want) {
+					t.Errorf("%s %s choices %v, want %v", sub.Name, o.Name, got, c.want)
 				}
+			} else if len(o.Choices) > 0 {
+				t.Errorf("%s %s has choices this test does not check", sub.Name, o.Name)
 			}
 		}
 	}
@@ -77,4 +120,59 @@ func TestSchemaMatchesDesign(t *testing.T) {
 			t.Errorf("subcommand %q is missing", name)
 		}
 	}
+}
+
+// TestSchemaHasEveryCommandRoute: /ttt registers exactly the subcommands of
+// the route table, each once, so no route is unreachable and no subcommand
+// goes unrouted.
+func TestSchemaHasEveryCommandRoute(t *testing.T) {
+	registered := map[string]int{}
+	for _, sub := range command().Options {
+		registered[sub.Name]++
+		if _, ok := commandRoutes[sub.Name]; !ok {
+			t.Errorf("subcommand %q has no route", sub.Name)
+		}
+	}
+	for _, e := range routeTable {
+		if e.command != "" && registered[e.command] != 1 {
+			t.Errorf("route %v is registered %d times, want once", e.route, registered[e.command])
+		}
+	}
+}
+
+// TestRefusalsNameEveryChoice: the English refusal of a value outside a
+// choice list names every choice, so a value added to the type shows there
+// too (translators follow en-US).
+func TestRefusalsNameEveryChoice(t *testing.T) {
+	en := locales.English()
+	for key, values := range map[string][]string{
+		"refuse.option.engine": names(game.Engines()),
+		"refuse.option.ai":     names(table.Computers()),
+		"refuse.clock":         choiceValues(t, RouteNew, optClock),
+	} {
+		text := en.Say(key, nil)
+		for _, v := range values {
+			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(v) + `\b`).MatchString(text) {
+				t.Errorf("%s does not name %q: %q", key, v, text)
+			}
+		}
+	}
+}
+
+// choiceValues are the values of route r's option's choices.
+func choiceValues(t *testing.T, r Route, option string) []string {
+	t.Helper()
+	for _, sub := range command().Options {
+		for _, o := range sub.Options {
+			if sub.Name == r.subcommand() && o.Name == option {
+				var values []string
+				for _, ch := range o.Choices {
+					values = append(values, fmt.Sprint(ch.Value))
+				}
+				return values
+			}
+		}
+	}
+	t.Fatalf("/%s %s %s has no choices", CommandName, r.subcommand(), option)
+	return nil
 }

@@ -29,7 +29,7 @@ func who(w *locales.Speaker, s table.Seat) string {
 // computerName is the computer at a level ("easy", "medium", "hard"), the
 // level named as the ai: choice is in the reader's language.
 func computerName(w *locales.Speaker, level string) string {
-	return w.Say("computer", locales.Data{"Level": w.Say(choiceKey("new", optAI, level), nil)})
+	return w.Say("computer", locales.Data{"Level": w.Say(choiceKey(RouteNew.subcommand(), optAI, level), nil)})
 }
 
 // playerName shows a standings ID: a mention, or the computer.
@@ -71,7 +71,7 @@ func howToMove(w *locales.Speaker, r game.Rules) string {
 func lobbyText(w *locales.Speaker, t *table.Table, headline string) string {
 	lines := []string{headline, w.Say("lobby.game", locales.Data{"Rules": rulesLine(w, t.Rules, t.Engine)})}
 	if t.Challenging() && t.Clock != 0 { // part of what the invited agree to
-		lines = append(lines, w.Say("challenge.clock", locales.Data{"Clock": w.Say(choiceKey("new", optClock, t.Clock), nil)}))
+		lines = append(lines, w.Say("challenge.clock", locales.Data{"Clock": w.Say(choiceKey(RouteNew.subcommand(), optClock, t.Clock), nil)}))
 	}
 	held := 0
 	for i := range t.Rules.Players {

@@ -36,6 +36,9 @@ const (
 	Compact
 )
 
+// Engines returns every engine, in the order menus show them.
+func Engines() []Engine { return []Engine{Fast, Compact} }
+
 // String returns "fast" or "compact".
 func (e Engine) String() string {
 	switch e {

@@ -155,3 +155,22 @@ func TestLineThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestEnginesListsEveryEngine: Engines (the /ttt new engine: menu) is every
+// engine NewBoard builds, each read back from its name.
+func TestEnginesListsEveryEngine(t *testing.T) {
+	var built []Engine
+	for e := Engine(0); e < 16; e++ {
+		if _, err := NewBoard(e, 3, 3); err == nil {
+			built = append(built, e)
+		}
+	}
+	if fmt.Sprint(Engines()) != fmt.Sprint(built) {
+		t.Errorf("Engines() = %v, NewBoard builds %v", Engines(), built)
+	}
+	for _, e := range Engines() {
+		if got, err := ParseEngine(e.String()); err != nil || got != e {
+			t.Errorf("ParseEngine(%q) = %v, %v", e.String(), got, err)
+		}
+	}
+}

@@ -30,9 +30,13 @@ func (k SeatKind) String() string {
 // Computer reports whether the seat is the computer's.
 func (k SeatKind) Computer() bool { return k != Human }
 
+// Computers returns the computer's seat kinds, one a level, in the order
+// menus show them.
+func Computers() []SeatKind { return []SeatKind{ComputerEasy, ComputerMedium, ComputerHard} }
+
 // ParseComputer reads a computer level ("easy", "medium", "hard").
 func ParseComputer(level string) (SeatKind, bool) {
-	for k := ComputerEasy; k <= ComputerHard; k++ {
+	for _, k := range Computers() {
 		if seatKindNames[k] == level {
 			return k, true
 		}

@@ -227,3 +227,22 @@ func TestEnumStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestComputersListsEveryLevel: Computers (the /ttt new ai: menu) is every
+// named seat kind but Human, each read back from its name.
+func TestComputersListsEveryLevel(t *testing.T) {
+	var named []SeatKind
+	for k := range SeatKind(16) {
+		if k.Computer() && k.String() != fmt.Sprintf("SeatKind(%d)", uint8(k)) {
+			named = append(named, k)
+		}
+	}
+	if fmt.Sprint(Computers()) != fmt.Sprint(named) {
+		t.Errorf("Computers() = %v, named computer kinds %v", Computers(), named)
+	}
+	for _, k := range Computers() {
+		if got, ok := ParseComputer(k.String()); !ok || got != k {
+			t.Errorf("ParseComputer(%q) = %v, %v", k.String(), got, ok)
+		}
+	}
+}
