@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -34,8 +34,8 @@ func TestClockRanOutWhileDown(t *testing.T) {
 	then := time.Now().Add(-2 * time.Minute)
 	tables := table.NewTables(table.Options{Store: st, Now: func() time.Time { return then }})
 	b := bot.New(bot.Options{Tables: tables})
-	i := bottest.Interaction(t, "command.json", bottest.CommandFields(chanA, userA, "new", 0,
-		[]bottest.Option{bottest.Opt("clock", 60), bottest.UserOpt("opponent", userB, false)}))
+	i := testkit.Interaction(t, "command.json", testkit.CommandFields(chanA, userA, "new", 0,
+		[]testkit.Option{testkit.Opt("clock", 60), testkit.UserOpt("opponent", userB, false)}))
 	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: move <t:") {
 		t.Fatalf("new: %+v", resp)
 	}

@@ -58,7 +58,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"cli":                           {"game", "render", "token"},
 		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                   {},
-		"bot/bottest":                   {},
+		"internal/testkit":              {},
 		"bot/gateway":                   {"bot"},
 		"bot/httpapi":                   {"bot"},
 		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies

@@ -9,30 +9,30 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
 
 // The users, places and payloads tests share with the transports' tests.
 const (
-	guild   = bottest.Guild
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
-	carol   = bottest.Carol
-	mod     = bottest.Mod
+	guild   = testkit.Guild
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
+	carol   = testkit.Carol
+	mod     = testkit.Mod
 )
 
-type option = bottest.Option
+type option = testkit.Option
 
 var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	interaction    = bottest.Interaction
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	opt            = testkit.Opt
+	userOpt        = testkit.UserOpt
+	interaction    = testkit.Interaction
+	rawInteraction = testkit.Raw
+	commandFields  = testkit.CommandFields
 )
 
 // harness is a Bot on an in-memory store with a clock the test moves.

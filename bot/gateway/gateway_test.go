@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -175,17 +175,17 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 }
 
 const (
-	guild   = bottest.Guild
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
+	guild   = testkit.Guild
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
 )
 
-type option = bottest.Option
+type option = testkit.Option
 
 var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	opt            = testkit.Opt
+	userOpt        = testkit.UserOpt
+	rawInteraction = testkit.Raw
+	commandFields  = testkit.CommandFields
 )

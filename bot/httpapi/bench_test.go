@@ -34,7 +34,7 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 	defer st.Close()
 	now := func() time.Time { return s.now }
 	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now})})
-	h := NewHandler(bt, Options{PublicKey: s.pub, Now: now})
+	h := NewHandler(bt, Options{PublicKey: s.Public, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {

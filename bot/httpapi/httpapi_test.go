@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,28 +13,23 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
-// signer signs requests the way Discord does: Ed25519 over timestamp + body.
+// signer signs requests as Discord does, all at one moment, now.
 type signer struct {
-	pub  ed25519.PublicKey
-	priv ed25519.PrivateKey
-	now  time.Time
+	*testkit.Signer
+	now time.Time
 }
 
-func newSigner(tb testing.TB) *signer {
-	seed := make([]byte, ed25519.SeedSize) // deterministic: tests need no randomness
-	copy(seed, "tttbot http transport test seed!")
-	priv := ed25519.NewKeyFromSeed(seed)
-	return &signer{pub: priv.Public().(ed25519.PublicKey), priv: priv, now: time.Unix(1_800_000_000, 0)}
+func newSigner(testing.TB) *signer {
+	return &signer{Signer: testkit.NewSigner("tttbot http transport test seed!"), now: time.Unix(1_800_000_000, 0)}
 }
 
+// request is body posted to /interactions, signed at ts.
 func (s *signer) request(body []byte, ts time.Time) *http.Request {
-	stamp := strconv.FormatInt(ts.Unix(), 10)
-	r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
-	r.Header.Set("X-Signature-Timestamp", stamp)
-	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(s.priv, append([]byte(stamp), body...))))
+	r := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
+	s.Sign(r.Header, body, ts)
 	r.Header.Set("Content-Type", "application/json")
 	return r
 }
@@ -100,8 +93,7 @@ func TestHTTPSignatures(t *testing.T) {
 		}
 	})
 	t.Run("WrongKey", func(t *testing.T) {
-		other := newSigner(t)
-		other.priv = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+		other := &signer{Signer: testkit.NewSigner("someone else"), now: s.now}
 		if w := serve(h, other.request(body, s.now)); w.Code != http.StatusUnauthorized {
 			t.Fatalf("signed by someone else: %d", w.Code)
 		}
@@ -187,7 +179,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 		for b.Loop() {
 			r := fresh(n % perGame)
 			n++
-			if !discordgo.VerifyInteraction(r, s.pub) {
+			if !discordgo.VerifyInteraction(r, s.Public) {
 				b.Fatal("bad signature")
 			}
 			var i discordgo.Interaction
@@ -202,16 +194,16 @@ func BenchmarkHTTPMove(b *testing.B) {
 }
 
 const (
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
 )
 
-type option = bottest.Option
+type option = testkit.Option
 
 var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	opt            = testkit.Opt
+	userOpt        = testkit.UserOpt
+	rawInteraction = testkit.Raw
+	commandFields  = testkit.CommandFields
 )

@@ -172,7 +172,7 @@ func TestHTTPReplay(t *testing.T) {
 	s := newSigner(t)
 	newWith := func(d Deduper) http.Handler {
 		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
-		return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: d})
+		return NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, Deduper: d})
 	}
 	duplicate := locales.English().Say("refuse.duplicate", nil)
 
@@ -211,7 +211,7 @@ func TestHTTPReplay(t *testing.T) {
 	t.Run("CheckedAtLoad", func(t *testing.T) {
 		st := store.NewMemory()
 		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: func() time.Time { return s.now }})})
-		h := NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: st})
+		h := NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, Deduper: st})
 		s.replayEndedNew(t, h, "11800000000000007")
 		// A refused action is remembered, and its replay found at load.
 		for n, want := range []string{"", duplicate} {
@@ -308,7 +308,7 @@ func newFileHTTP(tb testing.TB, s *signer, status int) (http.Handler, *fakeDisco
 		tb.Fatal(err)
 	}
 	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
-	return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, APIURL: api, Client: srv.Client()}), fake
+	return NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, APIURL: api, Client: srv.Client()}), fake
 }
 
 // Discord's API description (discord-api-spec, openapi.json), read by hand

@@ -1,7 +1,4 @@
-// Package bottest holds what the bot's tests and its transports' tests share:
-// raw Discord interaction payloads (testdata/*.json, templates filled per
-// test) and the users and places they act in.
-package bottest
+package testkit
 
 import (
 	"bytes"
@@ -9,13 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"testing"
 	"text/template"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// Users and places tests act in.
+// Users and places the payloads act in.
 const (
 	Guild   = "900000000000000001"
 	Channel = "910000000000000001"
@@ -25,7 +21,10 @@ const (
 	Mod     = "800000000000000009"
 )
 
-//go:embed testdata/*.json
+// payloads are interactions as Discord sends them, templates whose fields a
+// test or the load tool fills (see CommandFields and ComponentFields).
+//
+//go:embed payloads/*.json
 var payloads embed.FS
 
 // Option is one slash-command option as Discord sends it.
@@ -52,29 +51,49 @@ func UserOpt(name, id string, isBot bool) Option {
 	return Option{Type: discordgo.ApplicationCommandOptionUser, Name: name, Value: id, Bot: isBot}
 }
 
-var templates sync.Map // file → *template.Template
+var templates sync.Map // file name → *template.Template
 
-// Raw renders testdata/file with fields: the bytes Discord sends.
-func Raw(tb testing.TB, file string, fields map[string]any) []byte {
-	tb.Helper()
+// Payload renders payloads/file with fields: the bytes Discord sends.
+func Payload(file string, fields map[string]any) ([]byte, error) {
 	t, ok := templates.Load(file)
 	if !ok {
-		raw, err := payloads.ReadFile("testdata/" + file)
+		raw, err := payloads.ReadFile("payloads/" + file)
 		if err != nil {
-			tb.Fatal(err)
+			return nil, err
 		}
-		t, _ = templates.LoadOrStore(file, template.Must(template.New(file).Parse(string(raw))))
+		parsed, err := template.New(file).Parse(string(raw))
+		if err != nil {
+			return nil, err
+		}
+		t, _ = templates.LoadOrStore(file, parsed)
 	}
 	var buf bytes.Buffer
 	if err := t.(*template.Template).Execute(&buf, fields); err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
-	return buf.Bytes()
+	return buf.Bytes(), nil
 }
 
-// Interaction renders testdata/file and decodes it the way both transports
-// do.
-func Interaction(tb testing.TB, file string, fields map[string]any) *discordgo.Interaction {
+// Failer is the part of testing.TB the helpers here use, so that the load
+// tool, a command, can use this package without linking testing.
+type Failer interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// Raw is Payload for a test: a failure ends it.
+func Raw(tb Failer, file string, fields map[string]any) []byte {
+	tb.Helper()
+	raw, err := Payload(file, fields)
+	if err != nil {
+		tb.Fatalf("payload %s: %v", file, err)
+	}
+	return raw
+}
+
+// Interaction renders payloads/file and decodes it as discordgo does (the
+// gateway's decoding).
+func Interaction(tb Failer, file string, fields map[string]any) *discordgo.Interaction {
 	tb.Helper()
 	raw := Raw(tb, file, fields)
 	var i discordgo.Interaction
@@ -84,8 +103,9 @@ func Interaction(tb testing.TB, file string, fields map[string]any) *discordgo.I
 	return &i
 }
 
-// CommandFields fills command.json's template: /ttt sub with opts, by user
-// in channel ch, with the member's permissions perms.
+// CommandFields fills command.json (or dm_command.json): /ttt sub with opts,
+// by user in channel ch, with the member's permissions perms. Every user
+// option's user is resolved, as Discord does.
 func CommandFields(ch, user, sub string, perms int64, opts []Option) map[string]any {
 	optJSON, _ := json.Marshal(opts)
 	if opts == nil {
@@ -103,4 +123,13 @@ func CommandFields(ch, user, sub string, perms int64, opts []Option) map[string]
 		fields["Resolved"] = string(res)
 	}
 	return fields
+}
+
+// ComponentFields fills component.json (or dm_component.json): user presses
+// the button customID in channel ch. The message the button sits on says
+// "(the board message)" and has no components unless the fields
+// MessageContent (a JSON string) and MessageComponents (a JSON array) say
+// what it holds, as the bot sent it.
+func ComponentFields(ch, user, customID string) map[string]any {
+	return map[string]any{"ID": "1180000000000000002", "Guild": Guild, "Channel": ch, "User": user, "CustomID": customID}
 }
