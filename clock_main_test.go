@@ -71,15 +71,15 @@ func TestClockRanOutWhileDown(t *testing.T) {
 			t.Fatalf("the board message was never edited; logs:\n%s", p.logs)
 		}
 	}
-	if text, _ := p.command(t, chanA, userA, "move", map[string]any{"position": "1,1"}); !strings.Contains(text, "ran out of time") {
+	if text, _ := p.command(t, chanA, userA, "move", opt("position", "1,1")); !strings.Contains(text, "ran out of time") {
 		t.Fatalf("a move after the deadline: %s", text)
 	}
 	p.kill()
 	p = startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
-	if text, _ := p.command(t, chanA, userB, "stats", nil); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
+	if text, _ := p.command(t, chanA, userB, "stats"); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
 		t.Fatalf("bob's record after a restart: %s", text)
 	}
-	if text, _ := p.command(t, chanA, userA, "stats", nil); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
+	if text, _ := p.command(t, chanA, userA, "stats"); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
 		t.Fatalf("alice's record after a restart: %s", text)
 	}
 }
