@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"text/template"
 
@@ -61,7 +62,7 @@ func Payload(file string, fields map[string]any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		parsed, err := template.New(file).Parse(string(raw))
+		parsed, err := template.New(file).Parse(compact(string(raw)))
 		if err != nil {
 			return nil, err
 		}
@@ -72,6 +73,16 @@ func Payload(file string, fields map[string]any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// compact joins a template's lines without their indentation: Discord sends
+// JSON without white space, and no value in the templates spans lines.
+func compact(text string) string {
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		b.WriteString(strings.TrimSpace(line))
+	}
+	return b.String()
 }
 
 // Failer is the part of testing.TB the helpers here use, so that the load
