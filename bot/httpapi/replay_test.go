@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/gif"
 	"net/http"
-	"strings"
 	"testing"
 )
 
@@ -29,7 +28,7 @@ func TestHTTPReplayGIF(t *testing.T) {
 		t.Fatalf("status %d, %d callbacks", w.Code, len(fake.calls))
 	}
 	payload, files := checkCallback(t, fake.calls[0])
-	if !strings.Contains(*payload.Data.Content, "Replay of game `1`") || *payload.Data.Attachments[0].Filename != "game-1.gif" {
+	if *payload.Type != 4 || payload.Data.Flags&64 != 0 || *payload.Data.Attachments[0].Filename != "game-1.gif" {
 		t.Fatalf("payload %+v", payload.Data)
 	}
 	g, err := gif.DecodeAll(bytes.NewReader(files["0"]))
