@@ -93,8 +93,16 @@ func (h *harness) as(user, sub string, opts ...option) *discordgo.InteractionRes
 
 func (h *harness) in(ch, user, sub string, opts ...option) *discordgo.InteractionResponse {
 	h.tb.Helper()
-	i := interaction(h.tb, "command.json", commandFields(ch, user, sub, 0, opts))
-	return h.bot.Handle(context.Background(), i)
+	return h.bot.Handle(context.Background(), h.prepare(ch, user, sub, opts...))
+}
+
+// prepare is /ttt sub by user in ch, not sent yet. A race prepares its
+// interactions in the test's goroutine and its goroutines only hand them to
+// the bot: a helper that can fail the test (t.Fatalf) must not run in a
+// goroutine the test started.
+func (h *harness) prepare(ch, user, sub string, opts ...option) *discordgo.Interaction {
+	h.tb.Helper()
+	return interaction(h.tb, "command.json", commandFields(ch, user, sub, 0, opts))
 }
 
 // public asserts resp is a public message within Discord's limit and
