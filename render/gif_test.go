@@ -160,11 +160,7 @@ func goldenGIF(t *testing.T, name string, got []byte) {
 // sameGIF says how two GIFs differ as a viewer sees them; nil when they do
 // not.
 func sameGIF(wantGIF, gotGIF []byte) error {
-	want, err := gif.DecodeAll(bytes.NewReader(wantGIF))
-	if err != nil {
-		return err
-	}
-	have, err := gif.DecodeAll(bytes.NewReader(gotGIF))
+	want, have, err := decodeBoth(wantGIF, gotGIF, gif.DecodeAll)
 	if err != nil {
 		return err
 	}

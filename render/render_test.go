@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,19 +146,23 @@ func goldenPNG(t *testing.T, name string, g *game.Game) {
 		t.Fatal(err)
 	}
 	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
-		want, err := png.Decode(bytes.NewReader(wantPNG))
-		if err != nil {
-			return err
+		want, got, err := decodeBoth(wantPNG, gotPNG, png.Decode)
+		if err == nil && !samePixels(got, want) {
+			err = errors.New("the picture differs from the golden one")
 		}
-		got, err := png.Decode(bytes.NewReader(gotPNG))
-		if err != nil {
-			return err
-		}
-		if !samePixels(got, want) {
-			return errors.New("the picture differs from the golden one")
-		}
-		return nil
+		return err
 	})
+}
+
+// decodeBoth decodes a golden file and the output compared with it.
+func decodeBoth[T any](wantData, gotData []byte, decode func(io.Reader) (T, error)) (want, got T, err error) {
+	if want, err = decode(bytes.NewReader(wantData)); err != nil {
+		return want, got, fmt.Errorf("golden file: %v", err)
+	}
+	if got, err = decode(bytes.NewReader(gotData)); err != nil {
+		return want, got, fmt.Errorf("output: %v", err)
+	}
+	return want, got, nil
 }
 
 func samePixels(a, b image.Image) bool {
