@@ -150,14 +150,32 @@ var interactionIDs atomic.Uint64
 // and whether it was public.
 func (p *proc) command(tb testing.TB, channel, user, sub string, opts ...testkit.Option) (string, bool) {
 	tb.Helper()
+	text, public, err := p.send(request(tb, channel, user, sub, opts...))
+	if err != nil {
+		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
+	}
+	return text, public
+}
+
+// request is the body of /ttt sub by user in channel, a new interaction.
+func request(tb testing.TB, channel, user, sub string, opts ...testkit.Option) []byte {
+	tb.Helper()
 	fields := testkit.CommandFields(channel, user, sub, 0, opts)
 	fields["ID"] = strconv.FormatUint(1190000000000000000+interactionIDs.Add(1), 10)
-	body := testkit.Raw(tb, "command.json", fields)
-	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
+	return testkit.Raw(tb, "command.json", fields)
+}
+
+// send posts an interaction, signed now, and returns the reply's content and
+// whether it was public. It fails no test, so a goroutine may call it.
+func (p *proc) send(body []byte) (string, bool, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
+	if err != nil {
+		return "", false, err
+	}
 	testKey.Sign(req.Header, body, time.Now())
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
+		return "", false, err
 	}
 	defer resp.Body.Close()
 	var out struct {
@@ -167,9 +185,9 @@ func (p *proc) command(tb testing.TB, channel, user, sub string, opts ...testkit
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		tb.Fatalf("%s %s: status %d: %v", user, sub, resp.StatusCode, err)
+		return "", false, fmt.Errorf("status %d: %v", resp.StatusCode, err)
 	}
-	return out.Data.Content, out.Data.Flags&64 == 0
+	return out.Data.Content, out.Data.Flags&64 == 0, nil
 }
 
 // The channel and users the tests play in and as.
@@ -287,13 +305,18 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 		var wg sync.WaitGroup
 		accepted := make([]bool, 2)
 		for i, p := range []*proc{p1, p2} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, accepted[i] = p.command(t, chanA, user, "move", opt("position", pos))
-			}()
+			move := request(t, chanA, user, "move", opt("position", pos)) // here: it may fail the test
+			wg.Go(func() {
+				var err error
+				if _, accepted[i], err = p.send(move); err != nil {
+					t.Errorf("round %d, process %d: %v", round, i+1, err)
+				}
+			})
 		}
 		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
+		}
 		if accepted[0] == accepted[1] {
 			t.Fatalf("round %d: accepted by p1 %v, p2 %v; want exactly one", round, accepted[0], accepted[1])
 		}
