@@ -25,13 +25,13 @@ func TestGatewayEndToEnd(t *testing.T) {
 	}
 	fake.command(t, channel, alice, "new").mustBe(t, 4, false)
 	fake.command(t, channel, bob, "join").mustBe(t, 4, false).mustShowBoard(t)
-	fake.command(t, channel, alice, "move", opt("position", "1,1")).mustBe(t, 4, false).mustHold(t, ":1:1", "X")
-	fake.command(t, channel, alice, "move", opt("position", "0,0")).mustBe(t, 4, true) // not her turn
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "1,1")).mustBe(t, 4, false).mustHold(t, ":1:1", "X")
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "0,0")).mustBe(t, 4, true) // not her turn
 
 	fake.drop()
 	fake.waitReady() // discordgo reconnects and resumes
-	fake.command(t, channel, bob, "move", opt("position", "0,0")).mustBe(t, 4, false).mustHold(t, ":0:0", "O")
-	fake.command(t, channel, alice, "move", opt("position", "0,2")).mustBe(t, 4, false).mustHold(t, ":0:2", "X")
+	fake.command(t, channel, bob, "move", testkit.Opt("position", "0,0")).mustBe(t, 4, false).mustHold(t, ":0:0", "O")
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "0,2")).mustBe(t, 4, false).mustHold(t, ":0:2", "X")
 	fake.mu.Lock()
 	identifies, resumes := fake.identifies, fake.resumes
 	fake.mu.Unlock()
@@ -67,16 +67,16 @@ var interactionSeq atomic.Int64
 
 func nextID() string { return fmt.Sprintf("13%017d", interactionSeq.Add(1)) }
 
-func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...option) callback {
+func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...testkit.Option) callback {
 	t.Helper()
-	fields := commandFields(ch, user, sub, 0, opts)
+	fields := testkit.CommandFields(ch, user, sub, 0, opts)
 	fields["ID"] = nextID()
-	return f.interact(rawInteraction(t, "command.json", fields))
+	return f.interact(testkit.Raw(t, "command.json", fields))
 }
 
 func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 	t.Helper()
-	return f.interact(rawInteraction(t, "component.json", map[string]any{
+	return f.interact(testkit.Raw(t, "component.json", map[string]any{
 		"ID": nextID(), "Guild": guild, "Channel": ch, "User": user, "CustomID": customID,
 	}))
 }
@@ -129,7 +129,7 @@ func (c callback) rematchButton(t *testing.T) string {
 // game's full column, all through the real discordgo Session.
 func TestButtonsThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	board := fake.command(t, channel, alice, "new", userOpt("opponent", bob, false))
+	board := fake.command(t, channel, alice, "new", testkit.UserOpt("opponent", bob, false))
 	board.mustBe(t, 4, false).mustShowBoard(t)
 	if n := len(board.buttons()); n != 9 {
 		t.Fatalf("%d buttons on a 3×3 board", n)
@@ -163,7 +163,7 @@ func TestButtonsThroughGateway(t *testing.T) {
 	// Gravity: a button per open column; a full column's button is gone, and
 	// an old one is refused.
 	const ch2 = "920000000000000009"
-	g := fake.command(t, ch2, alice, "new", opt("gravity", true), opt("rows", 3), opt("columns", 4), opt("win", 3), userOpt("opponent", bob, false))
+	g := fake.command(t, ch2, alice, "new", testkit.Opt("gravity", true), testkit.Opt("rows", 3), testkit.Opt("columns", 4), testkit.Opt("win", 3), testkit.UserOpt("opponent", bob, false))
 	if n := len(g.buttons()); n != 4 {
 		t.Fatalf("%d column buttons, want 4", n)
 	}
@@ -183,19 +183,19 @@ func TestButtonsThroughGateway(t *testing.T) {
 // a board picture attached as a file through the real Session.
 func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	fake.command(t, channel, alice, "new", opt("gravity", true), userOpt("opponent", bob, false))
-	ac := fake.interact(rawInteraction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
+	fake.command(t, channel, alice, "new", testkit.Opt("gravity", true), testkit.UserOpt("opponent", bob, false))
+	ac := fake.interact(testkit.Raw(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
 	data, _ := ac.Body["data"].(map[string]any)
 	choices, _ := data["choices"].([]any)
 	if ac.kind() != 8 || len(choices) != 7 {
 		t.Fatalf("autocomplete: type %d, %d choices", ac.kind(), len(choices))
 	}
-	pic := fake.command(t, channel, bob, "board", opt("image", true))
+	pic := fake.command(t, channel, bob, "board", testkit.Opt("image", true))
 	png := pic.Files["board.png"]
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
 		t.Fatalf("no PNG attached: files %v", len(pic.Files))
 	}
-	big := fake.command(t, "920000000000000010", alice, "new", opt("rows", 60), opt("columns", 60), userOpt("opponent", bob, false))
+	big := fake.command(t, "920000000000000010", alice, "new", testkit.Opt("rows", 60), testkit.Opt("columns", 60), testkit.UserOpt("opponent", bob, false))
 	if _, ok := big.Files["board.png"]; !ok {
 		t.Fatal("a board too big for text came without a picture")
 	}
@@ -206,13 +206,4 @@ const (
 	channel = testkit.Channel
 	alice   = testkit.Alice
 	bob     = testkit.Bob
-)
-
-type option = testkit.Option
-
-var (
-	opt            = testkit.Opt
-	userOpt        = testkit.UserOpt
-	rawInteraction = testkit.Raw
-	commandFields  = testkit.CommandFields
 )

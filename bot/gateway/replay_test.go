@@ -5,6 +5,8 @@ import (
 	"image/gif"
 	"strings"
 	"testing"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
 // TestReplayThroughGateway: /ttt replay's GIF arrives as a file through the
@@ -12,23 +14,23 @@ import (
 // frame that holds; and history lists the game it came from.
 func TestReplayThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	fake.command(t, channel, alice, "new", userOpt("opponent", bob, false)).mustBe(t, 4, false).mustShowBoard(t)
+	fake.command(t, channel, alice, "new", testkit.UserOpt("opponent", bob, false)).mustBe(t, 4, false).mustShowBoard(t)
 	moves := []string{"0", "3", "1", "4", "2"} // alice wins along the top row
 	for i, cell := range moves {
 		user := alice
 		if i%2 == 1 {
 			user = bob
 		}
-		fake.command(t, channel, user, "move", opt("position", cell)).mustBe(t, 4, false).mustShowBoard(t)
+		fake.command(t, channel, user, "move", testkit.Opt("position", cell)).mustBe(t, 4, false).mustShowBoard(t)
 	}
 	history := fake.command(t, channel, bob, "history").mustBe(t, 4, false)
 	if text, _ := history.content(); !strings.Contains(text, "<@"+alice+">") {
 		t.Errorf("bob's history does not name the game's other player:\n%s", text)
 	}
 	for _, game := range []string{"", "1"} {
-		var opts []option
+		var opts []testkit.Option
 		if game != "" {
-			opts = append(opts, opt("game", game))
+			opts = append(opts, testkit.Opt("game", game))
 		}
 		cb := fake.command(t, channel, bob, "replay", opts...)
 		cb.mustBe(t, 4, false)
@@ -44,5 +46,5 @@ func TestReplayThroughGateway(t *testing.T) {
 			t.Fatalf("%d frames for %d moves, want %d", len(g.Image), len(moves), len(moves)+2)
 		}
 	}
-	fake.command(t, channel, bob, "replay", opt("game", "7")).mustBe(t, 4, true) // no such game
+	fake.command(t, channel, bob, "replay", testkit.Opt("game", "7")).mustBe(t, 4, true) // no such game
 }

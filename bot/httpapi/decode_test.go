@@ -65,19 +65,19 @@ func pressOnBoard(ch, user, customID string) map[string]any {
 // them.
 func payloads(tb testing.TB) map[string][]byte {
 	return map[string][]byte{
-		"command": rawInteraction(tb, "command.json", commandFields(channel, alice, "new", 8192,
-			[]option{opt("rows", 6), opt("columns", 7), opt("gravity", true), userOpt("invite", bob, false)})),
-		"command other locales": rawInteraction(tb, "command.json", func() map[string]any {
-			f := commandFields(channel, bob, "move", 0, []option{opt("position", "3")})
+		"command": testkit.Raw(tb, "command.json", testkit.CommandFields(channel, alice, "new", 8192,
+			[]testkit.Option{testkit.Opt("rows", 6), testkit.Opt("columns", 7), testkit.Opt("gravity", true), testkit.UserOpt("invite", bob, false)})),
+		"command other locales": testkit.Raw(tb, "command.json", func() map[string]any {
+			f := testkit.CommandFields(channel, bob, "move", 0, []testkit.Option{testkit.Opt("position", "3")})
 			f["Locale"], f["GuildLocale"] = "de", "ja"
 			return f
 		}()),
-		"dm command":   rawInteraction(tb, "dm_command.json", commandFields(channel, alice, "new", 0, nil)),
-		"component":    rawInteraction(tb, "component.json", pressOnBoard(channel, alice, "ttt:col:5:3")),
-		"dm component": rawInteraction(tb, "dm_component.json", pressOnBoard(channel, alice, "ttt:join:0")),
-		"autocomplete": rawInteraction(tb, "autocomplete.json", map[string]any{"Guild": "900000000000000001", "Channel": channel,
+		"dm command":   testkit.Raw(tb, "dm_command.json", testkit.CommandFields(channel, alice, "new", 0, nil)),
+		"component":    testkit.Raw(tb, "component.json", pressOnBoard(channel, alice, "ttt:col:5:3")),
+		"dm component": testkit.Raw(tb, "dm_component.json", pressOnBoard(channel, alice, "ttt:join:0")),
+		"autocomplete": testkit.Raw(tb, "autocomplete.json", map[string]any{"Guild": "900000000000000001", "Channel": channel,
 			"User": alice, "Permissions": "0", "Typed": "b"}),
-		"ping": rawInteraction(tb, "ping.json", nil),
+		"ping": testkit.Raw(tb, "ping.json", nil),
 	}
 }
 

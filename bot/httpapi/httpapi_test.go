@@ -52,7 +52,7 @@ func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 func TestHTTPSignatures(t *testing.T) {
 	s := newSigner(t)
 	h := newHTTP(t, s)
-	body := rawInteraction(t, "command.json", commandFields(channel, alice, "new", 0, nil))
+	body := testkit.Raw(t, "command.json", testkit.CommandFields(channel, alice, "new", 0, nil))
 
 	t.Run("Good", func(t *testing.T) {
 		w := serve(h, s.request(body, s.now))
@@ -73,7 +73,7 @@ func TestHTTPSignatures(t *testing.T) {
 		}
 	})
 	t.Run("Ping", func(t *testing.T) {
-		w := serve(h, s.request(rawInteraction(t, "ping.json", nil), s.now))
+		w := serve(h, s.request(testkit.Raw(t, "ping.json", nil), s.now))
 		if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"type":1}` {
 			t.Fatalf("PING: %d %s", w.Code, w.Body)
 		}
@@ -138,7 +138,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 	for n := range perGame {
 		user := []string{alice, bob}[n%2]
 		pos := strconv.Itoa(n/100) + "," + strconv.Itoa(n%100)
-		bodies[n] = rawInteraction(b, "command.json", commandFields(channel, user, "move", 0, []option{opt("position", pos)}))
+		bodies[n] = testkit.Raw(b, "command.json", testkit.CommandFields(channel, user, "move", 0, []testkit.Option{testkit.Opt("position", pos)}))
 		signed[n] = s.request(bodies[n], s.now)
 	}
 	fresh := func(n int) *http.Request { // a pre-signed request, ready to read again
@@ -155,8 +155,8 @@ func BenchmarkHTTPMove(b *testing.B) {
 			if n%perGame == 0 {
 				b.StopTimer()
 				h = newHTTP(b, s)
-				serve(h, s.request(rawInteraction(b, "command.json", commandFields(channel, alice, "new", 0,
-					[]option{opt("rows", 100), opt("columns", 100), opt("win", 25), userOpt("opponent", bob, false)})), s.now))
+				serve(h, s.request(testkit.Raw(b, "command.json", testkit.CommandFields(channel, alice, "new", 0,
+					[]testkit.Option{testkit.Opt("rows", 100), testkit.Opt("columns", 100), testkit.Opt("win", 25), testkit.UserOpt("opponent", bob, false)})), s.now))
 				b.StartTimer()
 			}
 			w := serve(h, fresh(n%perGame))
@@ -199,13 +199,4 @@ const (
 	channel = testkit.Channel
 	alice   = testkit.Alice
 	bob     = testkit.Bob
-)
-
-type option = testkit.Option
-
-var (
-	opt            = testkit.Opt
-	userOpt        = testkit.UserOpt
-	rawInteraction = testkit.Raw
-	commandFields  = testkit.CommandFields
 )

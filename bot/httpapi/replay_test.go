@@ -6,6 +6,8 @@ import (
 	"image/gif"
 	"net/http"
 	"testing"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
 // TestHTTPReplayGIF: /ttt replay over HTTP answers 202 and posts the GIF to
@@ -14,14 +16,14 @@ import (
 func TestHTTPReplayGIF(t *testing.T) {
 	s := newSigner(t)
 	h, fake := newFileHTTP(t, s, http.StatusNoContent)
-	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new", userOpt("opponent", bob, false))))
+	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new", testkit.UserOpt("opponent", bob, false))))
 	moves := []string{"0", "3", "1", "4", "2"}
 	for i, cell := range moves {
 		user := alice
 		if i%2 == 1 {
 			user = bob
 		}
-		decodeReply(t, serve(h, s.command(t, fmt.Sprintf("11800000000000006%02d", 10+i), user, "move", opt("position", cell))))
+		decodeReply(t, serve(h, s.command(t, fmt.Sprintf("11800000000000006%02d", 10+i), user, "move", testkit.Opt("position", cell))))
 	}
 	w := serve(h, s.command(t, "1180000000000000699", bob, "replay"))
 	if w.Code != http.StatusAccepted || len(fake.calls) != 1 {
