@@ -76,9 +76,9 @@ func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...testki
 
 func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 	t.Helper()
-	return f.interact(testkit.Raw(t, "component.json", map[string]any{
-		"ID": nextID(), "Guild": guild, "Channel": ch, "User": user, "CustomID": customID,
-	}))
+	fields := testkit.ComponentFields(ch, user, customID)
+	fields["ID"] = nextID()
+	return f.interact(testkit.Raw(t, "component.json", fields))
 }
 
 // mustBe checks a reply's type (4 new message, 7 update) and whether it is

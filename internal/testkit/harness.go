@@ -22,7 +22,7 @@ import (
 // and flags of the Dockerfile in dir: what is measured or tested is what the
 // image ships.
 func Build(ctx context.Context, dir, out string) error {
-	env, flags, err := DockerBuild(filepath.Join(dir, "Dockerfile"))
+	env, flags, err := dockerBuild(filepath.Join(dir, "Dockerfile"))
 	if err != nil {
 		return err
 	}
@@ -38,10 +38,10 @@ func Build(ctx context.Context, dir, out string) error {
 // dockerBuildLine is the Dockerfile's go build, its flags in the group.
 var dockerBuildLine = regexp.MustCompile(`go build (.*?) -o `)
 
-// DockerBuild reads the go build environment and flags from the Dockerfile
+// dockerBuild reads the go build environment and flags from the Dockerfile
 // at path. The image is static (distroless has no libc), so a Dockerfile
 // that no longer sets CGO_ENABLED=0 is an error, not a detail.
-func DockerBuild(path string) (env, flags []string, err error) {
+func dockerBuild(path string) (env, flags []string, err error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err

@@ -69,8 +69,8 @@ func TestPayloadsDecode(t *testing.T) {
 	}
 }
 
-func TestDockerBuild(t *testing.T) {
-	env, flags, err := DockerBuild("../../Dockerfile")
+func TestDockerBuildFlags(t *testing.T) {
+	env, flags, err := dockerBuild("../../Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}
