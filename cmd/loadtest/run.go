@@ -451,12 +451,14 @@ func (c *channel) next() ([]byte, error) {
 }
 
 // Holes stand for what changes from one request to the next in a channel's
-// rendered payloads (see render).
+// rendered payloads (see render). Each is JSON where it stands (the
+// message's content and components are whole values, quotes and all), so
+// that the kit can check the payload with its holes is JSON.
 const (
 	holeID         = "HOLE-ID"
 	holeButton     = "HOLE-BUTTON"
-	holeComponents = "HOLE-COMPONENTS"
-	holeContent    = "HOLE-CONTENT"
+	holeComponents = `"HOLE-COMPONENTS"`
+	holeContent    = `"HOLE-CONTENT"`
 )
 
 // newGameOptions are /ttt new's options: Connect Four.

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"text/template"
 
@@ -62,27 +61,22 @@ func Payload(file string, fields map[string]any) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		parsed, err := template.New(file).Parse(compact(string(raw)))
+		parsed, err := template.New(file).Parse(string(raw))
 		if err != nil {
 			return nil, err
 		}
 		t, _ = templates.LoadOrStore(file, parsed)
 	}
-	var buf bytes.Buffer
-	if err := t.(*template.Template).Execute(&buf, fields); err != nil {
+	var filled, compact bytes.Buffer
+	if err := t.(*template.Template).Execute(&filled, fields); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
-}
-
-// compact joins a template's lines without their indentation: Discord sends
-// JSON without white space, and no value in the templates spans lines.
-func compact(text string) string {
-	var b strings.Builder
-	for line := range strings.Lines(text) {
-		b.WriteString(strings.TrimSpace(line))
+	// Discord sends JSON without white space; a template that fills to
+	// something else than JSON fails here.
+	if err := json.Compact(&compact, filled.Bytes()); err != nil {
+		return nil, fmt.Errorf("%s does not fill to JSON: %v", file, err)
 	}
-	return b.String()
+	return compact.Bytes(), nil
 }
 
 // Failer is the part of testing.TB the helpers here use, so that the load

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
 	"net/http"
@@ -66,6 +67,14 @@ func TestPayloadsDecode(t *testing.T) {
 	}
 	if _, err := Payload("nothing.json", nil); err == nil {
 		t.Error("a payload that does not exist rendered")
+	}
+	broken := CommandFields(Channel, Alice, "new", 0, nil)
+	broken["Options"] = "[" // a field that breaks the JSON
+	if body, err := Payload("command.json", broken); err == nil {
+		t.Errorf("a payload that is not JSON rendered: %s", body)
+	}
+	if body := Raw(t, "ping.json", nil); bytes.ContainsAny(body, " \n") {
+		t.Errorf("a payload with white space, which Discord does not send: %s", body)
 	}
 }
 
