@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -34,10 +34,15 @@ func TestClockRanOutWhileDown(t *testing.T) {
 	then := time.Now().Add(-2 * time.Minute)
 	tables := table.NewTables(table.Options{Store: st, Now: func() time.Time { return then }})
 	b := bot.New(bot.Options{Tables: tables})
-	i := bottest.Interaction(t, "command.json", bottest.CommandFields(chanA, userA, "new", 0,
-		[]bottest.Option{bottest.Opt("clock", 60), bottest.UserOpt("opponent", userB, false)}))
-	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: your time for this move runs out <t:") {
+	challenge := testkit.Interaction(t, "command.json", testkit.CommandFields(chanA, userA, "new", 0,
+		[]testkit.Option{testkit.Opt("clock", 60), testkit.UserOpt("opponent", userB, false)}))
+	if resp := b.Serve(ctx, challenge); resp.Ephemeral {
 		t.Fatalf("new: %+v", resp)
+	}
+	// userB accepts: the game, and its clock, start with this reply.
+	i := testkit.Interaction(t, "command.json", testkit.CommandFields(chanA, userB, "join", 0, nil))
+	if resp := b.Serve(ctx, i); resp.Ephemeral || !strings.Contains(resp.Content, "Clock: your time for this move runs out <t:") {
+		t.Fatalf("join: %+v", resp)
 	}
 	st.Close()
 
@@ -71,15 +76,15 @@ func TestClockRanOutWhileDown(t *testing.T) {
 			t.Fatalf("the board message was never edited; logs:\n%s", p.logs)
 		}
 	}
-	if text, _ := p.command(t, chanA, userA, "move", map[string]any{"position": "1,1"}); !strings.Contains(text, "ran out of time") {
+	if text, _ := p.command(t, chanA, userA, "move", opt("position", "1,1")); !strings.Contains(text, "ran out of time") {
 		t.Fatalf("a move after the deadline: %s", text)
 	}
 	p.kill()
 	p = startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
-	if text, _ := p.command(t, chanA, userB, "stats", nil); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
+	if text, _ := p.command(t, chanA, userB, "stats"); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
 		t.Fatalf("bob's record after a restart: %s", text)
 	}
-	if text, _ := p.command(t, chanA, userA, "stats", nil); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
+	if text, _ := p.command(t, chanA, userA, "stats"); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
 		t.Fatalf("alice's record after a restart: %s", text)
 	}
 }

@@ -59,12 +59,12 @@ func TestImportsPointOneWay(t *testing.T) {
 		"cli":                           {"game", "render", "token"},
 		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                   {},
-		"bot/bottest":                   {},
+		"internal/testkit":              {},
 		"bot/gateway":                   {"bot"},
 		"bot/httpapi":                   {"bot"},
 		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies
 		"internal/golden":               {},
-		"cmd/loadtest":                  {"game", "config"}, // drives the built binary over HTTP; follows games with the engine; reads -db as the bot reads DATABASE_URL
+		"cmd/loadtest":                  {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
 		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "table"},
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")

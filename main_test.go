@@ -1,27 +1,23 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/ed25519"
+	"context"
 	"debug/elf"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store/storetest"
 )
 
@@ -32,67 +28,16 @@ var (
 	buildErr  error
 )
 
-// dockerBuildFlags reads the go build flags and environment from the
-// Dockerfile, so the test builds what the image would.
-func dockerBuildFlags(tb testing.TB) (env []string, flags []string) {
-	tb.Helper()
-	raw, err := os.ReadFile("Dockerfile")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	text := string(raw)
-	if !strings.Contains(text, "ENV CGO_ENABLED=0") {
-		tb.Fatal("the Dockerfile no longer builds with CGO_ENABLED=0")
-	}
-	m := regexp.MustCompile(`go build (.*?) -o `).FindStringSubmatch(text)
-	if m == nil {
-		tb.Fatal("no go build line in the Dockerfile")
-	}
-	return []string{"CGO_ENABLED=0"}, shellFields(m[1])
-}
-
-// shellFields splits s at spaces outside double quotes and drops the quotes,
-// as the Dockerfile's shell does for -ldflags="-s -w".
-func shellFields(s string) []string {
-	var out []string
-	var cur strings.Builder
-	quoted, started := false, false
-	for _, r := range s {
-		switch {
-		case r == '"':
-			quoted, started = !quoted, true
-		case r == ' ' && !quoted:
-			if started {
-				out = append(out, cur.String())
-				cur.Reset()
-				started = false
-			}
-		default:
-			cur.WriteRune(r)
-			started = true
-		}
-	}
-	if started {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
 func buildBinary(tb testing.TB) string {
 	tb.Helper()
 	buildOnce.Do(func() {
-		env, flags := dockerBuildFlags(tb)
 		dir, err := os.MkdirTemp("", "tttbot-bin")
 		if err != nil {
 			buildErr = err
 			return
 		}
 		binPath = filepath.Join(dir, "tttbot")
-		cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", binPath, ".")...)
-		cmd.Env = append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		buildErr = testkit.Build(context.Background(), ".", binPath)
 	})
 	if buildErr != nil {
 		tb.Fatal(buildErr)
@@ -172,59 +117,30 @@ type proc struct {
 }
 
 // testKey signs interactions for the child processes.
-var testKey = ed25519.NewKeyFromSeed([]byte("tttbot main package test seed!!!"))
-
-func freeAddr(tb testing.TB) string {
-	tb.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+var testKey = testkit.NewSigner("tttbot main package test seed!!!")
 
 // startBot starts the binary on databaseURL (with env added to its
 // environment) and waits for /healthz.
 func startBot(tb testing.TB, databaseURL string, env ...string) *proc {
 	tb.Helper()
-	p := &proc{addr: freeAddr(tb), logs: &bytes.Buffer{}}
-	p.cmd = exec.Command(buildBinary(tb))
-	p.cmd.Dir = tb.TempDir()
-	p.cmd.Env = []string{
-		"HTTP_ADDR=" + p.addr,
-		"DISCORD_PUBLIC_KEY=" + hex.EncodeToString(testKey.Public().(ed25519.PublicKey)),
-		"DATABASE_URL=" + databaseURL,
-		"LOG_LEVEL=warn",
-	}
-	p.cmd.Env = append(p.cmd.Env, env...)
-	p.cmd.Stdout, p.cmd.Stderr = p.logs, p.logs
-	if err := p.cmd.Start(); err != nil {
+	addr, err := testkit.FreeAddr()
+	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { p.kill() })
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get("http://" + p.addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+	p := &proc{addr: addr, logs: &bytes.Buffer{}}
+	p.cmd, err = testkit.Start(tb.TempDir(), append(testkit.BotEnv(addr, testKey.PublicHex(), databaseURL), env...), p.logs, buildBinary(tb))
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Fatalf("the bot never became healthy; logs:\n%s", p.logs)
-	return nil
+	tb.Cleanup(p.kill)
+	if err := testkit.WaitHealthy(context.Background(), http.DefaultClient, addr, 20*time.Second); err != nil {
+		tb.Fatalf("%v; logs:\n%s", err, p.logs)
+	}
+	return p
 }
 
 // kill sends SIGKILL: no chance to flush or finish anything.
-func (p *proc) kill() {
-	if p.cmd.Process != nil && p.cmd.ProcessState == nil {
-		p.cmd.Process.Signal(syscall.SIGKILL)
-		p.cmd.Wait()
-	}
-}
+func (p *proc) kill() { testkit.Kill(p.cmd) }
 
 // interactionIDs numbers the interactions tests send: each is a new one
 // (the endpoint refuses an ID it has handled before).
@@ -232,39 +148,34 @@ var interactionIDs atomic.Uint64
 
 // command sends a signed /ttt interaction and returns the reply's content
 // and whether it was public.
-func (p *proc) command(tb testing.TB, channel, user, sub string, opts map[string]any) (string, bool) {
+func (p *proc) command(tb testing.TB, channel, user, sub string, opts ...testkit.Option) (string, bool) {
 	tb.Helper()
-	var options []map[string]any
-	for name, v := range opts {
-		typ := 3
-		switch v.(type) {
-		case int:
-			typ = 4
-		case bool:
-			typ = 5
-		}
-		if name == "opponent" {
-			typ = 6
-		}
-		options = append(options, map[string]any{"name": name, "type": typ, "value": v})
-	}
-	data := map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": options}}}
-	if id, ok := opts["opponent"].(string); ok { // Discord resolves every user option it sends
-		data["resolved"] = map[string]any{"users": map[string]any{id: map[string]any{"id": id, "username": "u"}}}
-	}
-	body, _ := json.Marshal(map[string]any{
-		"id": strconv.FormatUint(1190000000000000000+interactionIDs.Add(1), 10), "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
-		"guild_id": "900000000000000001", "channel_id": channel,
-		"member": map[string]any{"user": map[string]any{"id": user, "username": "u"}, "permissions": "0"},
-		"data":   data,
-	})
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
-	req.Header.Set("X-Signature-Timestamp", ts)
-	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testKey, append([]byte(ts), body...))))
-	resp, err := http.DefaultClient.Do(req)
+	text, public, err := p.send(request(tb, channel, user, sub, opts...))
 	if err != nil {
 		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
+	}
+	return text, public
+}
+
+// request is the body of /ttt sub by user in channel, a new interaction.
+func request(tb testing.TB, channel, user, sub string, opts ...testkit.Option) []byte {
+	tb.Helper()
+	fields := testkit.CommandFields(channel, user, sub, 0, opts)
+	fields["ID"] = strconv.FormatUint(1190000000000000000+interactionIDs.Add(1), 10)
+	return testkit.Raw(tb, "command.json", fields)
+}
+
+// send posts an interaction, signed now, and returns the reply's content and
+// whether it was public. It fails no test, so a goroutine may call it.
+func (p *proc) send(body []byte) (string, bool, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
+	if err != nil {
+		return "", false, err
+	}
+	testKey.Sign(req.Header, body, time.Now())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", false, err
 	}
 	defer resp.Body.Close()
 	var out struct {
@@ -273,16 +184,22 @@ func (p *proc) command(tb testing.TB, channel, user, sub string, opts map[string
 			Flags   int    `json:"flags"`
 		} `json:"data"`
 	}
-	if err := json.NewDecoder(bufio.NewReader(resp.Body)).Decode(&out); err != nil {
-		tb.Fatalf("%s %s: status %d: %v", user, sub, resp.StatusCode, err)
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return "", false, fmt.Errorf("status %d: %v", resp.StatusCode, err)
 	}
-	return out.Data.Content, out.Data.Flags&64 == 0
+	return out.Data.Content, out.Data.Flags&64 == 0, nil
 }
 
+// The channel and users the tests play in and as.
 const (
-	chanA = "910000000000000001"
-	userA = "800000000000000001"
-	userB = "800000000000000002"
+	chanA = testkit.Channel
+	userA = testkit.Alice
+	userB = testkit.Bob
+)
+
+var (
+	opt     = testkit.Opt
+	userOpt = testkit.UserOpt
 )
 
 // boardBlock extracts the code block of a reply.
@@ -298,13 +215,13 @@ func boardBlock(content string) string {
 func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "data", "tttbot.db")
 	p := startBot(t, db)
-	if text, ok := p.command(t, chanA, userA, "new", map[string]any{"rows": 5, "columns": 5, "win": 4, "opponent": userB}); !ok {
+	if text, ok := p.command(t, chanA, userA, "new", opt("rows", 5), opt("columns", 5), opt("win", 4), userOpt("opponent", userB, false)); !ok {
 		t.Fatalf("new: %s", text)
 	}
 	moves := []struct{ user, pos string }{{userA, "0,0"}, {userB, "4,4"}, {userA, "1,1"}, {userB, "4,3"}, {userA, "2,2"}, {userB, "0,4"}, {userA, "4,4"}, {userA, "3,3"}}
 	var lastBoard string
 	for i, m := range moves {
-		text, ok := p.command(t, chanA, m.user, "move", map[string]any{"position": m.pos})
+		text, ok := p.command(t, chanA, m.user, "move", opt("position", m.pos))
 		if i == 6 { // 4,4 is taken: refused, and nothing changes
 			if ok {
 				t.Fatalf("move onto a taken cell accepted: %s", text)
@@ -317,12 +234,12 @@ func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 		lastBoard = boardBlock(text)
 		p.kill()
 		p = startBot(t, db)
-		again, _ := p.command(t, chanA, userA, "board", nil)
+		again, _ := p.command(t, chanA, userA, "board")
 		if got := boardBlock(again); got != lastBoard {
 			t.Fatalf("after a crash at move %d the board is\n%s\nwant\n%s", i, got, lastBoard)
 		}
 	}
-	text, _ := p.command(t, chanA, userB, "board", nil)
+	text, _ := p.command(t, chanA, userB, "board")
 	if !strings.Contains(text, "Player X (<@"+userA+">) won!") || !strings.Contains(text, "Moves (7):") {
 		t.Fatalf("final board:\n%s", text)
 	}
@@ -333,11 +250,11 @@ func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 func TestStoreMetrics(t *testing.T) {
 	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"))
 	before := p.metrics(t)
-	if text, ok := p.command(t, chanA, userA, "new", map[string]any{"rows": 3, "columns": 3, "opponent": userB}); !ok {
+	if text, ok := p.command(t, chanA, userA, "new", opt("rows", 3), opt("columns", 3), userOpt("opponent", userB, false)); !ok {
 		t.Fatalf("new: %s", text)
 	}
 	for i, m := range []struct{ user, pos string }{{userA, "0,0"}, {userB, "1,1"}} {
-		if text, ok := p.command(t, chanA, m.user, "move", map[string]any{"position": m.pos}); !ok {
+		if text, ok := p.command(t, chanA, m.user, "move", opt("position", m.pos)); !ok {
 			t.Fatalf("move %d: %s", i, text)
 		}
 	}
@@ -357,23 +274,15 @@ func TestStoreMetrics(t *testing.T) {
 // metrics reads the bot's tttbot_store_ counters from /metrics.
 func (p *proc) metrics(tb testing.TB) map[string]float64 {
 	tb.Helper()
-	resp, err := http.Get("http://" + p.addr + "/metrics")
+	all, err := testkit.Metrics(http.DefaultClient, p.addr)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer resp.Body.Close()
 	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok || !strings.HasPrefix(name, "tttbot_store_") {
-			continue
+	for name, v := range all {
+		if strings.HasPrefix(name, "tttbot_store_") {
+			out[name] = v
 		}
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			tb.Fatalf("%s: %v", sc.Text(), err)
-		}
-		out[name] = v
 	}
 	if len(out) != 3 {
 		tb.Fatalf("store metrics: %v, want commits, writes and busy seconds", out)
@@ -387,7 +296,7 @@ func (p *proc) metrics(tb testing.TB) map[string]float64 {
 func TestTwoProcessesOnePostgres(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	p1, p2 := startBot(t, url), startBot(t, url)
-	if text, ok := p1.command(t, chanA, userA, "new", map[string]any{"rows": 10, "columns": 10, "opponent": userB}); !ok {
+	if text, ok := p1.command(t, chanA, userA, "new", opt("rows", 10), opt("columns", 10), userOpt("opponent", userB, false)); !ok {
 		t.Fatalf("new: %s", text)
 	}
 	for round := 0; round < 20; round++ {
@@ -396,19 +305,24 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 		var wg sync.WaitGroup
 		accepted := make([]bool, 2)
 		for i, p := range []*proc{p1, p2} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, accepted[i] = p.command(t, chanA, user, "move", map[string]any{"position": pos})
-			}()
+			move := request(t, chanA, user, "move", opt("position", pos)) // here: it may fail the test
+			wg.Go(func() {
+				var err error
+				if _, accepted[i], err = p.send(move); err != nil {
+					t.Errorf("round %d, process %d: %v", round, i+1, err)
+				}
+			})
 		}
 		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
+		}
 		if accepted[0] == accepted[1] {
 			t.Fatalf("round %d: accepted by p1 %v, p2 %v; want exactly one", round, accepted[0], accepted[1])
 		}
 	}
-	b1, _ := p1.command(t, chanA, userA, "board", nil)
-	b2, _ := p2.command(t, chanA, userA, "board", nil)
+	b1, _ := p1.command(t, chanA, userA, "board")
+	b2, _ := p2.command(t, chanA, userA, "board")
 	if b1 != b2 || !strings.Contains(b1, "move 20") {
 		t.Fatalf("the processes disagree:\n%s\n---\n%s", b1, b2)
 	}

@@ -9,30 +9,30 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
 
 // The users, places and payloads tests share with the transports' tests.
 const (
-	guild   = bottest.Guild
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
-	carol   = bottest.Carol
-	mod     = bottest.Mod
+	guild   = testkit.Guild
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
+	carol   = testkit.Carol
+	mod     = testkit.Mod
 )
 
-type option = bottest.Option
+type option = testkit.Option
 
 var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	interaction    = bottest.Interaction
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	opt            = testkit.Opt
+	userOpt        = testkit.UserOpt
+	interaction    = testkit.Interaction
+	rawInteraction = testkit.Raw
+	commandFields  = testkit.CommandFields
 )
 
 // harness is a Bot on an in-memory store with a clock the test moves.
@@ -93,8 +93,16 @@ func (h *harness) as(user, sub string, opts ...option) *discordgo.InteractionRes
 
 func (h *harness) in(ch, user, sub string, opts ...option) *discordgo.InteractionResponse {
 	h.tb.Helper()
-	i := interaction(h.tb, "command.json", commandFields(ch, user, sub, 0, opts))
-	return h.bot.Handle(context.Background(), i)
+	return h.bot.Handle(context.Background(), h.prepare(ch, user, sub, opts...))
+}
+
+// prepare is /ttt sub by user in ch, not sent yet. A race prepares its
+// interactions in the test's goroutine and its goroutines only hand them to
+// the bot: a helper that can fail the test (t.Fatalf) must not run in a
+// goroutine the test started.
+func (h *harness) prepare(ch, user, sub string, opts ...option) *discordgo.Interaction {
+	h.tb.Helper()
+	return interaction(h.tb, "command.json", commandFields(ch, user, sub, 0, opts))
 }
 
 // public asserts resp is a public message within Discord's limit and

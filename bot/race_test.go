@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -24,13 +25,12 @@ func TestConcurrentMovesOneChannel(t *testing.T) {
 		var accepted atomic.Int32
 		var wg sync.WaitGroup
 		for range 16 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if isPublic(h.as(user, "move", opt("position", pos))) {
+			move := h.prepare(channel, user, "move", opt("position", pos))
+			wg.Go(func() {
+				if isPublic(h.bot.Handle(context.Background(), move)) {
 					accepted.Add(1)
 				}
-			}()
+			})
 		}
 		wg.Wait()
 		if n := accepted.Load(); n != 1 {
@@ -51,29 +51,44 @@ func TestConcurrentChannels(t *testing.T) {
 	var wg sync.WaitGroup
 	for c := range channels {
 		ch := fmt.Sprintf("94000000000000000%d", c)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.seated(t, ch, alice, bob)
-			// Both players hammer every cell, twice over; turns and taken
-			// cells sort it out, and every accepted move must be stored.
-			var inner sync.WaitGroup
+		// bob joins rather than accepts: a challenge to him in every channel at
+		// once would pass the limit on open challenges.
+		newGame, join := h.prepare(ch, alice, "new"), h.prepare(ch, bob, "join")
+		// Both players hammer every cell, twice over, each move followed by
+		// a look at the board; turns and taken cells sort it out, and every
+		// accepted move must be stored.
+		turns := map[string][][2]*discordgo.Interaction{}
+		for _, user := range []string{alice, bob} {
+			for cell := range 18 {
+				turns[user] = append(turns[user], [2]*discordgo.Interaction{
+					h.prepare(ch, user, "move", opt("position", fmt.Sprint(cell%9))), h.prepare(ch, user, "board")})
+			}
+		}
+		wg.Go(func() {
+			for _, open := range []*discordgo.Interaction{newGame, join} {
+				if resp := h.bot.Handle(context.Background(), open); !isPublic(resp) {
+					t.Errorf("channel %d: opening the game refused: %+v", c, resp.Data)
+					return
+				}
+			}
+			var players sync.WaitGroup
 			for _, user := range []string{alice, bob} {
-				inner.Add(1)
-				go func() {
-					defer inner.Done()
-					for cell := range 18 {
-						if isPublic(h.in(ch, user, "move", opt("position", fmt.Sprint(cell%9)))) {
+				players.Go(func() {
+					for _, turn := range turns[user] {
+						if isPublic(h.bot.Handle(context.Background(), turn[0])) {
 							accepted[c].Add(1)
 						}
-						h.in(ch, user, "board")
+						h.bot.Handle(context.Background(), turn[1])
 					}
-				}()
+				})
 			}
-			inner.Wait()
-		}()
+			players.Wait()
+		})
 	}
 	wg.Wait()
+	if t.Failed() {
+		return
+	}
 	for c := range channels {
 		tbl := h.load(fmt.Sprintf("94000000000000000%d", c))
 		if tbl == nil || tbl.Game() == nil {

@@ -6,12 +6,12 @@ import (
 	"image"
 	"image/draw"
 	"image/gif"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tttbot/tttbot/game"
+	goldenfile "github.com/tttbot/tttbot/internal/golden"
 )
 
 func replayBytes(t testing.TB, g *game.Game) []byte {
@@ -154,48 +154,41 @@ func TestReplayDeterministic(t *testing.T) {
 // in Go's LZW encoder does not fail it; -update rewrites the file.
 func goldenGIF(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".gif")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	b, err := os.ReadFile(path)
+	goldenfile.CheckWith(t, filepath.Join("testdata", name+".gif"), got, *update, sameGIF)
+}
+
+// sameGIF says how two GIFs differ as a viewer sees them; nil when they do
+// not.
+func sameGIF(wantGIF, gotGIF []byte) error {
+	want, have, err := decodeBoth(wantGIF, gotGIF, gif.DecodeAll)
 	if err != nil {
-		t.Fatalf("%v (run go test ./render -update to create it)", err)
-	}
-	want, have := decodeGIF(t, b), decodeGIF(t, got)
-	fail := func(format string, args ...any) {
-		t.Helper()
-		actual := filepath.Join(t.TempDir(), name+".gif")
-		os.WriteFile(actual, got, 0o644)
-		t.Fatalf("%s: %s; actual written to %s (run with -update if intended)", path, fmt.Sprintf(format, args...), actual)
+		return err
 	}
 	if len(have.Image) != len(want.Image) {
-		fail("%d frames, want %d", len(have.Image), len(want.Image))
+		return fmt.Errorf("%d frames, want %d", len(have.Image), len(want.Image))
 	}
 	if have.Config.Width != want.Config.Width || have.Config.Height != want.Config.Height {
-		fail("%dx%d, want %dx%d", have.Config.Width, have.Config.Height, want.Config.Width, want.Config.Height)
+		return fmt.Errorf("%dx%d, want %dx%d", have.Config.Width, have.Config.Height, want.Config.Width, want.Config.Height)
 	}
 	if have.LoopCount != want.LoopCount {
-		fail("loop count %d, want %d", have.LoopCount, want.LoopCount)
+		return fmt.Errorf("loop count %d, want %d", have.LoopCount, want.LoopCount)
 	}
 	for i := range want.Image {
 		h, w := have.Image[i], want.Image[i]
 		switch {
 		case have.Delay[i] != want.Delay[i]:
-			fail("frame %d: delay %d, want %d", i, have.Delay[i], want.Delay[i])
+			return fmt.Errorf("frame %d: delay %d, want %d", i, have.Delay[i], want.Delay[i])
 		case have.Disposal[i] != want.Disposal[i]:
-			fail("frame %d: disposal %d, want %d", i, have.Disposal[i], want.Disposal[i])
+			return fmt.Errorf("frame %d: disposal %d, want %d", i, have.Disposal[i], want.Disposal[i])
 		case h.Bounds() != w.Bounds():
-			fail("frame %d: bounds %v, want %v", i, h.Bounds(), w.Bounds())
+			return fmt.Errorf("frame %d: bounds %v, want %v", i, h.Bounds(), w.Bounds())
 		case !slices.Equal(h.Palette, w.Palette):
-			fail("frame %d: palette differs", i)
+			return fmt.Errorf("frame %d: palette differs", i)
 		case !bytes.Equal(h.Pix, w.Pix):
-			fail("frame %d: pixels differ", i)
+			return fmt.Errorf("frame %d: pixels differ", i)
 		}
 	}
+	return nil
 }
 
 func TestReplayGolden(t *testing.T) {

@@ -2,52 +2,27 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/tttbot/tttbot/game"
+	goldenfile "github.com/tttbot/tttbot/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // golden compares got with testdata/name.golden, or rewrites it with -update.
-// On a mismatch it shows both versions line by line from the first difference.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./render -update to create it)", err)
-	}
-	if got == string(want) {
-		return
-	}
-	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			t.Fatalf("%s differs from line %d:\n got: %q\nwant: %q\n\nwhole output:\n%s\n(run with -update if the change is intended)", path, i+1, gl, wl, got)
-		}
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), []byte(got), *update)
 }
 
 // newGame plays moves (typed as a player would) in turn order.
@@ -163,36 +138,31 @@ func BenchmarkText(b *testing.B) {
 }
 
 // goldenPNG compares the picture of g with testdata/name.png pixel by pixel
-// (not byte by byte: PNG compression may differ between Go versions). On a
-// mismatch the actual picture is written to the test's temp dir.
+// (not byte by byte: PNG compression may differ between Go versions).
 func goldenPNG(t *testing.T, name string, g *game.Game) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := PNG(&buf, g); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", name+".png")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
+	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
+		want, got, err := decodeBoth(wantPNG, gotPNG, png.Decode)
+		if err == nil && !samePixels(got, want) {
+			err = errors.New("the picture differs from the golden one")
 		}
-		return
+		return err
+	})
+}
+
+// decodeBoth decodes a golden file and the output compared with it.
+func decodeBoth[T any](wantData, gotData []byte, decode func(io.Reader) (T, error)) (want, got T, err error) {
+	if want, err = decode(bytes.NewReader(wantData)); err != nil {
+		return want, got, fmt.Errorf("golden file: %v", err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./render -update to create it)", err)
+	if got, err = decode(bytes.NewReader(gotData)); err != nil {
+		return want, got, fmt.Errorf("output: %v", err)
 	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := png.Decode(bytes.NewReader(buf.Bytes()))
-	if !samePixels(got, want) {
-		actual := filepath.Join(t.TempDir(), name+".png")
-		os.WriteFile(actual, buf.Bytes(), 0o644)
-		t.Fatalf("%s differs from the golden picture; actual written to %s (run with -update if intended)", path, actual)
-	}
+	return want, got, nil
 }
 
 func samePixels(a, b image.Image) bool {

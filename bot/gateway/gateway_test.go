@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -23,15 +23,15 @@ func TestGatewayEndToEnd(t *testing.T) {
 	if got := fake.registered(); len(got) != 1 || got[0] != "ttt" {
 		t.Fatalf("registered %v", got)
 	}
-	fake.command(t, channel, alice, "new").mustSay(t, 4, false, "opened a game")
-	fake.command(t, channel, bob, "join").mustSay(t, 4, false, "Game on")
-	fake.command(t, channel, alice, "move", opt("position", "1,1")).mustSay(t, 4, false, "played 1,1")
-	fake.command(t, channel, alice, "move", opt("position", "0,0")).mustSay(t, 4, true, "not your turn")
+	fake.command(t, channel, alice, "new").mustBe(t, 4, false)
+	fake.command(t, channel, bob, "join").mustBe(t, 4, false).mustShowBoard(t)
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "1,1")).mustBe(t, 4, false).mustHold(t, ":1:1", "X")
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "0,0")).mustBe(t, 4, true) // not her turn
 
 	fake.drop()
 	fake.waitReady() // discordgo reconnects and resumes
-	fake.command(t, channel, bob, "move", opt("position", "0,0")).mustSay(t, 4, false, "played 0,0")
-	fake.command(t, channel, alice, "move", opt("position", "0,2")).mustSay(t, 4, false, "played 0,2")
+	fake.command(t, channel, bob, "move", testkit.Opt("position", "0,0")).mustBe(t, 4, false).mustHold(t, ":0:0", "O")
+	fake.command(t, channel, alice, "move", testkit.Opt("position", "0,2")).mustBe(t, 4, false).mustHold(t, ":0:2", "X")
 	fake.mu.Lock()
 	identifies, resumes := fake.identifies, fake.resumes
 	fake.mu.Unlock()
@@ -67,28 +67,61 @@ var interactionSeq atomic.Int64
 
 func nextID() string { return fmt.Sprintf("13%017d", interactionSeq.Add(1)) }
 
-func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...option) callback {
+func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...testkit.Option) callback {
 	t.Helper()
-	fields := commandFields(ch, user, sub, 0, opts)
+	fields := testkit.CommandFields(ch, user, sub, 0, opts)
 	fields["ID"] = nextID()
-	return f.interact(rawInteraction(t, "command.json", fields))
+	return f.interact(testkit.Raw(t, "command.json", fields))
 }
 
 func (f *fakeDiscord) click(t *testing.T, ch, user, customID string) callback {
 	t.Helper()
-	return f.interact(rawInteraction(t, "component.json", map[string]any{
-		"ID": nextID(), "Guild": guild, "Channel": ch, "User": user, "CustomID": customID,
-	}))
+	fields := testkit.ComponentFields(ch, user, customID)
+	fields["ID"] = nextID()
+	return f.interact(testkit.Raw(t, "component.json", fields))
 }
 
-// mustSay checks a reply's type (4 new message, 7 update), whether it is
-// ephemeral, and that it says want.
-func (c callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
+// mustBe checks a reply's type (4 new message, 7 update) and whether it is
+// ephemeral: what the transport carries. What the bot says is the
+// transcripts' to check (bot/testdata), in every language.
+func (c callback) mustBe(t *testing.T, kind int, ephemeral bool) callback {
 	t.Helper()
 	text, eph := c.content()
-	if c.kind() != kind || eph != ephemeral || !strings.Contains(text, want) {
-		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v) saying %q", c.kind(), eph, text, kind, ephemeral, want)
+	if c.kind() != kind || eph != ephemeral {
+		t.Fatalf("reply type %d (ephemeral %v):\n%s\nwant type %d (ephemeral %v)", c.kind(), eph, text, kind, ephemeral)
 	}
+	return c
+}
+
+// mustShowBoard checks the reply shows a board: a code block, and buttons.
+func (c callback) mustShowBoard(t *testing.T) callback {
+	t.Helper()
+	if text, _ := c.content(); strings.Count(text, "```") != 2 || len(c.buttons()) == 0 {
+		t.Fatalf("no board with buttons in:\n%s\nbuttons %v", text, c.buttons())
+	}
+	return c
+}
+
+// mustHold checks the reply's board shows token on the cell whose button's
+// custom_id ends in cell (":1:1" for the cell 1,1).
+func (c callback) mustHold(t *testing.T, cell, token string) {
+	t.Helper()
+	c.mustShowBoard(t)
+	if label := c.buttons()[c.button(t, cell)]; label != token {
+		t.Fatalf("cell %s shows %q, want %q", cell, label, token)
+	}
+}
+
+// rematchButton is the custom_id of the reply's rematch button.
+func (c callback) rematchButton(t *testing.T) string {
+	t.Helper()
+	for id := range c.buttons() {
+		if strings.HasPrefix(id, "ttt:rematch:") {
+			return id
+		}
+	}
+	t.Fatalf("no rematch button in %v", c.buttons())
+	return ""
 }
 
 // TestButtonsThroughGateway plays a whole 3×3 game by clicking buttons, with
@@ -96,96 +129,81 @@ func (c callback) mustSay(t *testing.T, kind int, ephemeral bool, want string) {
 // game's full column, all through the real discordgo Session.
 func TestButtonsThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	board := fake.command(t, channel, alice, "new", userOpt("opponent", bob, false))
-	board.mustSay(t, 4, false, "Game on")
+	board := fake.command(t, channel, alice, "new", testkit.UserOpt("opponent", bob, false))
+	board.mustBe(t, 4, false).mustShowBoard(t)
 	if n := len(board.buttons()); n != 9 {
 		t.Fatalf("%d buttons on a 3×3 board", n)
 	}
 	first := board
 	for i, m := range []struct{ user, cell string }{{alice, ":1:1"}, {bob, ":0:0"}, {alice, ":0:2"}, {bob, ":1:0"}} {
 		board = fake.click(t, channel, m.user, board.button(t, m.cell))
-		board.mustSay(t, 7, false, "played")
+		board.mustBe(t, 7, false).mustHold(t, m.cell, []string{"X", "O"}[i%2])
 		if i == 0 {
 			t.Run("StaleClick", func(t *testing.T) {
-				cb := fake.click(t, channel, bob, first.button(t, ":0:1"))
-				cb.mustSay(t, 4, true, "out of date")
+				fake.click(t, channel, bob, first.button(t, ":0:1")).mustBe(t, 4, true)
 			})
 			t.Run("DoubleClick", func(t *testing.T) {
-				cb := fake.click(t, channel, alice, first.button(t, ":1:1"))
-				cb.mustSay(t, 4, true, "out of date")
+				fake.click(t, channel, alice, first.button(t, ":1:1")).mustBe(t, 4, true)
 			})
 		}
 		if i == 1 {
 			t.Run("OutOfTurnClick", func(t *testing.T) {
-				cb := fake.click(t, channel, bob, board.button(t, ":2:2"))
-				cb.mustSay(t, 4, true, "not your turn")
+				fake.click(t, channel, bob, board.button(t, ":2:2")).mustBe(t, 4, true)
 			})
 		}
 	}
 	won := fake.click(t, channel, alice, board.button(t, ":2:0"))
-	won.mustSay(t, 7, false, "Player X (<@"+alice+">) won!")
-	rematch := won.button(t, "Rematch")
+	won.mustBe(t, 7, false).mustHold(t, ":2:0", "X")
+	rematch := won.rematchButton(t) // the game is over
 	t.Run("RematchClick", func(t *testing.T) {
-		cb := fake.click(t, channel, bob, rematch)
-		cb.mustSay(t, 4, false, "Rematch #2")
-		again := fake.click(t, channel, alice, rematch)
-		again.mustSay(t, 4, true, "out of date")
+		fake.click(t, channel, bob, rematch).mustBe(t, 4, false).mustShowBoard(t)
+		fake.click(t, channel, alice, rematch).mustBe(t, 4, true) // that game has had its rematch
 	})
 
 	// Gravity: a button per open column; a full column's button is gone, and
 	// an old one is refused.
 	const ch2 = "920000000000000009"
-	g := fake.command(t, ch2, alice, "new", opt("gravity", true), opt("rows", 3), opt("columns", 4), opt("win", 3), userOpt("opponent", bob, false))
+	g := fake.command(t, ch2, alice, "new", testkit.Opt("gravity", true), testkit.Opt("rows", 3), testkit.Opt("columns", 4), testkit.Opt("win", 3), testkit.UserOpt("opponent", bob, false))
 	if n := len(g.buttons()); n != 4 {
 		t.Fatalf("%d column buttons, want 4", n)
 	}
 	var beforeFull callback
-	for i, user := range []string{alice, bob, alice} {
+	for _, user := range []string{alice, bob, alice} {
 		beforeFull = g
 		g = fake.click(t, ch2, user, g.button(t, "0"))
-		g.mustSay(t, 7, false, "column 0 (row "+fmt.Sprint(i)+")")
+		g.mustBe(t, 7, false).mustShowBoard(t)
 	}
 	if _, ok := g.buttons()[beforeFull.button(t, "0")]; ok || len(g.buttons()) != 3 {
 		t.Fatalf("full column still has a button: %v", g.buttons())
 	}
-	cb := fake.click(t, ch2, bob, beforeFull.button(t, "0"))
-	cb.mustSay(t, 4, true, "out of date")
+	fake.click(t, ch2, bob, beforeFull.button(t, "0")).mustBe(t, 4, true)
 }
 
 // TestAutocompleteAndPicturesThroughGateway checks autocomplete results and
 // a board picture attached as a file through the real Session.
 func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	fake.command(t, channel, alice, "new", opt("gravity", true), userOpt("opponent", bob, false))
-	ac := fake.interact(rawInteraction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
+	fake.command(t, channel, alice, "new", testkit.Opt("gravity", true), testkit.UserOpt("opponent", bob, false))
+	ac := fake.interact(testkit.Raw(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
 	data, _ := ac.Body["data"].(map[string]any)
 	choices, _ := data["choices"].([]any)
 	if ac.kind() != 8 || len(choices) != 7 {
 		t.Fatalf("autocomplete: type %d, %d choices", ac.kind(), len(choices))
 	}
-	pic := fake.command(t, channel, bob, "board", opt("image", true))
+	pic := fake.command(t, channel, bob, "board", testkit.Opt("image", true))
 	png := pic.Files["board.png"]
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
 		t.Fatalf("no PNG attached: files %v", len(pic.Files))
 	}
-	big := fake.command(t, "920000000000000010", alice, "new", opt("rows", 60), opt("columns", 60), userOpt("opponent", bob, false))
+	big := fake.command(t, "920000000000000010", alice, "new", testkit.Opt("rows", 60), testkit.Opt("columns", 60), testkit.UserOpt("opponent", bob, false))
 	if _, ok := big.Files["board.png"]; !ok {
 		t.Fatal("a board too big for text came without a picture")
 	}
 }
 
 const (
-	guild   = bottest.Guild
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
-)
-
-type option = bottest.Option
-
-var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	guild   = testkit.Guild
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
 )

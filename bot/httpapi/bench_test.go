@@ -14,6 +14,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -34,7 +35,7 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 	defer st.Close()
 	now := func() time.Time { return s.now }
 	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now})})
-	h := NewHandler(bt, Options{PublicKey: s.pub, Now: now})
+	h := NewHandler(bt, Options{PublicKey: s.Public, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
@@ -44,10 +45,10 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 		step := 0
 		for pb.Next() {
 			var user, sub string
-			var opts []option
+			var opts []testkit.Option
 			switch {
 			case step == 0:
-				user, sub, opts = alice, "new", []option{opt("rows", 6), opt("columns", 7), opt("win", 4), opt("gravity", true)}
+				user, sub, opts = alice, "new", []testkit.Option{testkit.Opt("rows", 6), testkit.Opt("columns", 7), testkit.Opt("win", 4), testkit.Opt("gravity", true)}
 			case step == 1:
 				user, sub = bob, "join"
 			default:
@@ -55,12 +56,12 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 				for g.ColumnFull(col) {
 					col = rng.IntN(7)
 				}
-				user, sub, opts = []string{alice, bob}[g.Turn()], "move", []option{opt("position", strconv.Itoa(col))}
+				user, sub, opts = []string{alice, bob}[g.Turn()], "move", []testkit.Option{testkit.Opt("position", strconv.Itoa(col))}
 				g.Play(g.Turn(), game.Coord{Col: col})
 			}
-			fields := commandFields(ch, user, sub, 0, opts)
+			fields := testkit.CommandFields(ch, user, sub, 0, opts)
 			fields["ID"] = strconv.FormatUint(1180000000000000000+ids.Add(1), 10)
-			body := rawInteraction(b, "command.json", fields)
+			body := testkit.Raw(b, "command.json", fields)
 			r := s.request(body, s.now)
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			w := serve(h, r)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
 // read is what the bot reads of an interaction (see wireInteraction).
@@ -44,45 +46,38 @@ func readOf(i *discordgo.Interaction) read {
 	return r
 }
 
-// boardMessage is the message a button press carries: a board reply with
-// its rows of column buttons, as Discord sends it back.
-func boardMessage(ch string) string {
+// pressOnBoard fills a component template for a press of a column button
+// on a board reply with its rows of column buttons, as Discord sends it back.
+func pressOnBoard(ch, user, customID string) map[string]any {
 	var buttons []string
 	for c := range 7 {
 		buttons = append(buttons, fmt.Sprintf(`{"type":2,"style":2,"label":"%d","custom_id":"ttt:col:5:%d"}`, c, c))
 	}
 	content, _ := json.Marshal("**O** <@800000000000000002> played column 3 (row 0).\n```\n  0 1 2 3 4 5 6\n5 . . . . . . .\n4 . . . . . . .\n" +
 		"3 . . . . . . .\n2 . . . . . . .\n1 . . . X . . .\n0 . . X[O]. . .\n```\nTurn: **X** <@800000000000000001>")
-	return `{"id":"1400000000000000001","channel_id":"` + ch + `","type":20,"content":` + string(content) +
-		`,"author":{"id":"1000000000000000001","username":"tttbot","bot":true,"avatar":null,"discriminator":"0"},` +
-		`"timestamp":"2026-11-22T12:00:00.000000+00:00","edited_timestamp":null,"tts":false,"mention_everyone":false,` +
-		`"mentions":[{"id":"800000000000000001","username":"a"}],"mention_roles":[],"attachments":[],"embeds":[],"pinned":false,` +
-		`"components":[{"type":1,"components":[` + strings.Join(buttons[:5], ",") + `]},{"type":1,"components":[` + strings.Join(buttons[5:], ",") + `]}],` +
-		`"flags":0,"interaction_metadata":{"id":"1180000000000000001","type":2,"user":{"id":"800000000000000001"}}}`
+	f := testkit.ComponentFields(ch, user, customID)
+	f["MessageContent"] = string(content)
+	f["MessageComponents"] = `[{"type":1,"components":[` + strings.Join(buttons[:5], ",") + `]},{"type":1,"components":[` + strings.Join(buttons[5:], ",") + `]}]`
+	return f
 }
 
 // payloads are interactions of every kind the bot serves, as Discord sends
 // them.
 func payloads(tb testing.TB) map[string][]byte {
-	withMessage := func(b []byte) []byte {
-		return []byte(strings.Replace(string(b), `"message": {`, `"message": `+boardMessage(channel)+`, "old_message": {`, 1))
-	}
 	return map[string][]byte{
-		"command": rawInteraction(tb, "command.json", commandFields(channel, alice, "new", 8192,
-			[]option{opt("rows", 6), opt("columns", 7), opt("gravity", true), userOpt("invite", bob, false)})),
-		"command other locales": rawInteraction(tb, "command.json", func() map[string]any {
-			f := commandFields(channel, bob, "move", 0, []option{opt("position", "3")})
+		"command": testkit.Raw(tb, "command.json", testkit.CommandFields(channel, alice, "new", 8192,
+			[]testkit.Option{testkit.Opt("rows", 6), testkit.Opt("columns", 7), testkit.Opt("gravity", true), testkit.UserOpt("invite", bob, false)})),
+		"command other locales": testkit.Raw(tb, "command.json", func() map[string]any {
+			f := testkit.CommandFields(channel, bob, "move", 0, []testkit.Option{testkit.Opt("position", "3")})
 			f["Locale"], f["GuildLocale"] = "de", "ja"
 			return f
 		}()),
-		"dm command": rawInteraction(tb, "dm_command.json", commandFields(channel, alice, "new", 0, nil)),
-		"component": withMessage(rawInteraction(tb, "component.json", map[string]any{"ID": "1180000000000000002", "Guild": "900000000000000001",
-			"Channel": channel, "User": alice, "CustomID": "ttt:col:5:3"})),
-		"dm component": withMessage(rawInteraction(tb, "dm_component.json", map[string]any{"ID": "1180000000000000002",
-			"Channel": channel, "User": alice, "CustomID": "ttt:join:0"})),
-		"autocomplete": rawInteraction(tb, "autocomplete.json", map[string]any{"Guild": "900000000000000001", "Channel": channel,
+		"dm command":   testkit.Raw(tb, "dm_command.json", testkit.CommandFields(channel, alice, "new", 0, nil)),
+		"component":    testkit.Raw(tb, "component.json", pressOnBoard(channel, alice, "ttt:col:5:3")),
+		"dm component": testkit.Raw(tb, "dm_component.json", pressOnBoard(channel, alice, "ttt:join:0")),
+		"autocomplete": testkit.Raw(tb, "autocomplete.json", map[string]any{"Guild": "900000000000000001", "Channel": channel,
 			"User": alice, "Permissions": "0", "Typed": "b"}),
-		"ping": rawInteraction(tb, "ping.json", nil),
+		"ping": testkit.Raw(tb, "ping.json", nil),
 	}
 }
 

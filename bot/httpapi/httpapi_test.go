@@ -2,8 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,28 +13,23 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/bot/bottest"
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
-// signer signs requests the way Discord does: Ed25519 over timestamp + body.
+// signer signs requests as Discord does, all at one moment, now.
 type signer struct {
-	pub  ed25519.PublicKey
-	priv ed25519.PrivateKey
-	now  time.Time
+	*testkit.Signer
+	now time.Time
 }
 
-func newSigner(tb testing.TB) *signer {
-	seed := make([]byte, ed25519.SeedSize) // deterministic: tests need no randomness
-	copy(seed, "tttbot http transport test seed!")
-	priv := ed25519.NewKeyFromSeed(seed)
-	return &signer{pub: priv.Public().(ed25519.PublicKey), priv: priv, now: time.Unix(1_800_000_000, 0)}
+func newSigner(testing.TB) *signer {
+	return &signer{Signer: testkit.NewSigner("tttbot http transport test seed!"), now: time.Unix(1_800_000_000, 0)}
 }
 
+// request is body posted to /interactions, signed at ts.
 func (s *signer) request(body []byte, ts time.Time) *http.Request {
-	stamp := strconv.FormatInt(ts.Unix(), 10)
-	r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(string(body)))
-	r.Header.Set("X-Signature-Timestamp", stamp)
-	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(s.priv, append([]byte(stamp), body...))))
+	r := httptest.NewRequest(http.MethodPost, "/interactions", bytes.NewReader(body))
+	s.Sign(r.Header, body, ts)
 	r.Header.Set("Content-Type", "application/json")
 	return r
 }
@@ -59,26 +52,28 @@ func serve(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 func TestHTTPSignatures(t *testing.T) {
 	s := newSigner(t)
 	h := newHTTP(t, s)
-	body := rawInteraction(t, "command.json", commandFields(channel, alice, "new", 0, nil))
+	body := testkit.Raw(t, "command.json", testkit.CommandFields(channel, alice, "new", 0, nil))
 
 	t.Run("Good", func(t *testing.T) {
 		w := serve(h, s.request(body, s.now))
 		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/json" {
 			t.Fatalf("status %d, type %q: %s", w.Code, w.Header().Get("Content-Type"), w.Body)
 		}
-		// Components do not decode into discordgo's types: read a map.
+		// A public message with the lobby's button: components do not
+		// decode into discordgo's types, so they are read raw.
 		var resp struct {
 			Type int `json:"type"`
 			Data struct {
-				Content string `json:"content"`
+				Flags      int               `json:"flags"`
+				Components []json.RawMessage `json:"components"`
 			} `json:"data"`
 		}
-		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || resp.Type != 4 || !strings.Contains(resp.Data.Content, "opened a game") {
+		if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || resp.Type != 4 || resp.Data.Flags&64 != 0 || len(resp.Data.Components) == 0 {
 			t.Fatalf("reply %s (%v)", w.Body, err)
 		}
 	})
 	t.Run("Ping", func(t *testing.T) {
-		w := serve(h, s.request(rawInteraction(t, "ping.json", nil), s.now))
+		w := serve(h, s.request(testkit.Raw(t, "ping.json", nil), s.now))
 		if w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"type":1}` {
 			t.Fatalf("PING: %d %s", w.Code, w.Body)
 		}
@@ -100,8 +95,7 @@ func TestHTTPSignatures(t *testing.T) {
 		}
 	})
 	t.Run("WrongKey", func(t *testing.T) {
-		other := newSigner(t)
-		other.priv = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+		other := &signer{Signer: testkit.NewSigner("someone else"), now: s.now}
 		if w := serve(h, other.request(body, s.now)); w.Code != http.StatusUnauthorized {
 			t.Fatalf("signed by someone else: %d", w.Code)
 		}
@@ -144,7 +138,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 	for n := range perGame {
 		user := []string{alice, bob}[n%2]
 		pos := strconv.Itoa(n/100) + "," + strconv.Itoa(n%100)
-		bodies[n] = rawInteraction(b, "command.json", commandFields(channel, user, "move", 0, []option{opt("position", pos)}))
+		bodies[n] = testkit.Raw(b, "command.json", testkit.CommandFields(channel, user, "move", 0, []testkit.Option{testkit.Opt("position", pos)}))
 		signed[n] = s.request(bodies[n], s.now)
 	}
 	fresh := func(n int) *http.Request { // a pre-signed request, ready to read again
@@ -161,8 +155,8 @@ func BenchmarkHTTPMove(b *testing.B) {
 			if n%perGame == 0 {
 				b.StopTimer()
 				h = newHTTP(b, s)
-				serve(h, s.request(rawInteraction(b, "command.json", commandFields(channel, alice, "new", 0,
-					[]option{opt("rows", 100), opt("columns", 100), opt("win", 25), userOpt("opponent", bob, false)})), s.now))
+				serve(h, s.request(testkit.Raw(b, "command.json", testkit.CommandFields(channel, alice, "new", 0,
+					[]testkit.Option{testkit.Opt("rows", 100), testkit.Opt("columns", 100), testkit.Opt("win", 25), testkit.UserOpt("opponent", bob, false)})), s.now))
 				b.StartTimer()
 			}
 			w := serve(h, fresh(n%perGame))
@@ -187,7 +181,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 		for b.Loop() {
 			r := fresh(n % perGame)
 			n++
-			if !discordgo.VerifyInteraction(r, s.pub) {
+			if !discordgo.VerifyInteraction(r, s.Public) {
 				b.Fatal("bad signature")
 			}
 			var i discordgo.Interaction
@@ -202,16 +196,7 @@ func BenchmarkHTTPMove(b *testing.B) {
 }
 
 const (
-	channel = bottest.Channel
-	alice   = bottest.Alice
-	bob     = bottest.Bob
-)
-
-type option = bottest.Option
-
-var (
-	opt            = bottest.Opt
-	userOpt        = bottest.UserOpt
-	rawInteraction = bottest.Raw
-	commandFields  = bottest.CommandFields
+	channel = testkit.Channel
+	alice   = testkit.Alice
+	bob     = testkit.Bob
 )

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"image/gif"
 	"net/http"
-	"strings"
 	"testing"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
 // TestHTTPReplayGIF: /ttt replay over HTTP answers 202 and posts the GIF to
@@ -15,21 +16,21 @@ import (
 func TestHTTPReplayGIF(t *testing.T) {
 	s := newSigner(t)
 	h, fake := newFileHTTP(t, s, http.StatusNoContent)
-	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new", userOpt("opponent", bob, false))))
+	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new", testkit.UserOpt("opponent", bob, false))))
 	moves := []string{"0", "3", "1", "4", "2"}
 	for i, cell := range moves {
 		user := alice
 		if i%2 == 1 {
 			user = bob
 		}
-		decodeReply(t, serve(h, s.command(t, fmt.Sprintf("11800000000000006%02d", 10+i), user, "move", opt("position", cell))))
+		decodeReply(t, serve(h, s.command(t, fmt.Sprintf("11800000000000006%02d", 10+i), user, "move", testkit.Opt("position", cell))))
 	}
 	w := serve(h, s.command(t, "1180000000000000699", bob, "replay"))
 	if w.Code != http.StatusAccepted || len(fake.calls) != 1 {
 		t.Fatalf("status %d, %d callbacks", w.Code, len(fake.calls))
 	}
 	payload, files := checkCallback(t, fake.calls[0])
-	if !strings.Contains(*payload.Data.Content, "Replay of game `1`") || *payload.Data.Attachments[0].Filename != "game-1.gif" {
+	if *payload.Type != 4 || payload.Data.Flags&64 != 0 || *payload.Data.Attachments[0].Filename != "game-1.gif" {
 		t.Fatalf("payload %+v", payload.Data)
 	}
 	g, err := gif.DecodeAll(bytes.NewReader(files["0"]))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -136,11 +137,11 @@ func decodeReply(tb testing.TB, w *httptest.ResponseRecorder) reply {
 }
 
 // command is a signed /ttt sub by user, with its own interaction ID.
-func (s *signer) command(tb testing.TB, id, user, sub string, opts ...option) *http.Request {
+func (s *signer) command(tb testing.TB, id, user, sub string, opts ...testkit.Option) *http.Request {
 	tb.Helper()
-	fields := commandFields(channel, user, sub, 0, opts)
+	fields := testkit.CommandFields(channel, user, sub, 0, opts)
 	fields["ID"] = id
-	return s.request(rawInteraction(tb, "command.json", fields), s.now)
+	return s.request(testkit.Raw(tb, "command.json", fields), s.now)
 }
 
 // replayEndedNew opens a game (interaction ID idPrefix+"01"), ends it
@@ -172,7 +173,7 @@ func TestHTTPReplay(t *testing.T) {
 	s := newSigner(t)
 	newWith := func(d Deduper) http.Handler {
 		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
-		return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: d})
+		return NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, Deduper: d})
 	}
 	duplicate := locales.English().Say("refuse.duplicate", nil)
 
@@ -211,7 +212,7 @@ func TestHTTPReplay(t *testing.T) {
 	t.Run("CheckedAtLoad", func(t *testing.T) {
 		st := store.NewMemory()
 		b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: func() time.Time { return s.now }})})
-		h := NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, Deduper: st})
+		h := NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, Deduper: st})
 		s.replayEndedNew(t, h, "11800000000000007")
 		// A refused action is remembered, and its replay found at load.
 		for n, want := range []string{"", duplicate} {
@@ -232,7 +233,7 @@ func TestHTTPReplay(t *testing.T) {
 		d := &fakeDeduper{seen: map[string]time.Time{}}
 		h := newWith(d)
 		for range 2 {
-			if w := serve(h, s.request(rawInteraction(t, "ping.json", nil), s.now)); strings.TrimSpace(w.Body.String()) != `{"type":1}` {
+			if w := serve(h, s.request(testkit.Raw(t, "ping.json", nil), s.now)); strings.TrimSpace(w.Body.String()) != `{"type":1}` {
 				t.Fatalf("PING: %d %s", w.Code, w.Body)
 			}
 		}
@@ -243,9 +244,9 @@ func TestHTTPReplay(t *testing.T) {
 	t.Run("StaleRefusedBeforeDedupe", func(t *testing.T) {
 		d := &fakeDeduper{seen: map[string]time.Time{}}
 		h := newWith(d)
-		fields := commandFields(channel, alice, "new", 0, nil)
+		fields := testkit.CommandFields(channel, alice, "new", 0, nil)
 		fields["ID"] = "1180000000000000301"
-		body := rawInteraction(t, "command.json", fields)
+		body := testkit.Raw(t, "command.json", fields)
 		for _, ts := range []time.Time{s.now.Add(-MaxSkew - time.Second), s.now.Add(MaxSkew + time.Second)} {
 			if w := serve(h, s.request(body, ts)); w.Code != http.StatusUnauthorized {
 				t.Fatalf("timestamp %v off: %d", ts.Sub(s.now), w.Code)
@@ -258,9 +259,9 @@ func TestHTTPReplay(t *testing.T) {
 	t.Run("FiveMinutesEitherWayAccepted", func(t *testing.T) {
 		h := newWith(&fakeDeduper{seen: map[string]time.Time{}})
 		for n, ts := range []time.Time{s.now.Add(-MaxSkew), s.now.Add(MaxSkew)} {
-			fields := commandFields(channel, alice, "help", 0, nil)
+			fields := testkit.CommandFields(channel, alice, "help", 0, nil)
 			fields["ID"] = "118000000000000040" + strconv.Itoa(n)
-			if w := serve(h, s.request(rawInteraction(t, "command.json", fields), ts)); w.Code != http.StatusOK {
+			if w := serve(h, s.request(testkit.Raw(t, "command.json", fields), ts)); w.Code != http.StatusOK {
 				t.Fatalf("timestamp %v off: %d", ts.Sub(s.now), w.Code)
 			}
 		}
@@ -308,7 +309,7 @@ func newFileHTTP(tb testing.TB, s *signer, status int) (http.Handler, *fakeDisco
 		tb.Fatal(err)
 	}
 	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }})})
-	return NewHandler(b, Options{PublicKey: s.pub, Now: func() time.Time { return s.now }, APIURL: api, Client: srv.Client()}), fake
+	return NewHandler(b, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }, APIURL: api, Client: srv.Client()}), fake
 }
 
 // Discord's API description (discord-api-spec, openapi.json), read by hand
@@ -438,12 +439,12 @@ func TestHTTPFiles(t *testing.T) {
 	s := newSigner(t)
 	t.Run("BoardImageDelivered", func(t *testing.T) {
 		h, fake := newFileHTTP(t, s, http.StatusNoContent)
-		decodeReply(t, serve(h, s.command(t, "1180000000000000401", alice, "new", userOpt("opponent", bob, false))))
-		decodeReply(t, serve(h, s.command(t, "1180000000000000402", alice, "move", opt("position", "1,1"))))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000401", alice, "new", testkit.UserOpt("opponent", bob, false))))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000402", alice, "move", testkit.Opt("position", "1,1"))))
 		if len(fake.calls) != 0 {
 			t.Fatalf("replies without files went through Discord's API: %d calls", len(fake.calls))
 		}
-		w := serve(h, s.command(t, "1180000000000000403", bob, "board", opt("image", true)))
+		w := serve(h, s.command(t, "1180000000000000403", bob, "board", testkit.Opt("image", true)))
 		if w.Code != http.StatusAccepted || w.Body.Len() != 0 {
 			t.Fatalf("status %d, body %q", w.Code, w.Body)
 		}
@@ -471,8 +472,8 @@ func TestHTTPFiles(t *testing.T) {
 	})
 	t.Run("DiscordRefusesCallback", func(t *testing.T) {
 		h, fake := newFileHTTP(t, s, http.StatusBadRequest)
-		decodeReply(t, serve(h, s.command(t, "1180000000000000501", alice, "new", userOpt("opponent", bob, false))))
-		r := decodeReply(t, serve(h, s.command(t, "1180000000000000502", bob, "board", opt("image", true))))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000501", alice, "new", testkit.UserOpt("opponent", bob, false))))
+		r := decodeReply(t, serve(h, s.command(t, "1180000000000000502", bob, "board", testkit.Opt("image", true))))
 		if len(fake.calls) != 1 || !strings.Contains(r.Data.Content, locales.English().Say("status.no_picture", nil)) {
 			t.Fatalf("after a failed callback: %d calls, inline %+v", len(fake.calls), r)
 		}

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store/storetest"
 )
 
@@ -112,6 +116,62 @@ func TestChannelScript(t *testing.T) {
 	}
 }
 
+// TestChannelRequests: each request a channel sends, the rendered command
+// it reuses or the press, is a new interaction (its own ID) by the player
+// whose turn it is, in the channel; a press carries the board it was made on.
+func TestChannelRequests(t *testing.T) {
+	for _, buttons := range []bool{false, true} {
+		ch := newChannel(1, 0, nil, newIDs(time.Now()))
+		ch.buttons = buttons
+		seen := map[string]bool{}
+		for range 40 {
+			before := ch.step
+			body, err := ch.next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var i struct {
+				ID        string `json:"id"`
+				Type      int    `json:"type"`
+				ChannelID string `json:"channel_id"`
+				Member    struct {
+					User struct {
+						ID string `json:"id"`
+					} `json:"user"`
+				} `json:"member"`
+				Data struct {
+					Options []struct {
+						Name string `json:"name"`
+					} `json:"options"`
+				} `json:"data"`
+				Message struct {
+					Content string `json:"content"`
+				} `json:"message"`
+			}
+			if err := json.Unmarshal(body, &i); err != nil {
+				t.Fatalf("%v\n%s", err, body)
+			}
+			want := map[step]string{stepNew: "new", stepJoin: "join", stepMove: "move"}[before]
+			player := []string{ch.alice, ch.bob}[b2i(before == stepJoin || before == stepMove && ch.sim.turn == 1)]
+			switch {
+			case seen[i.ID] || i.ID != strconv.FormatUint(ch.ids.Load(), 10):
+				t.Fatalf("interaction ID %s again, or not the last one issued", i.ID)
+			case i.ChannelID != ch.id || i.Member.User.ID != player:
+				t.Fatalf("%s by %s in %s; want by %s in %s", want, i.Member.User.ID, i.ChannelID, player, ch.id)
+			case ch.pressed && (i.Type != 3 || i.Message.Content != "a board"):
+				t.Fatalf("a press of type %d on %q", i.Type, i.Message.Content)
+			case !ch.pressed && (i.Type != 2 || len(i.Data.Options) != 1 || i.Data.Options[0].Name != want):
+				t.Fatalf("%+v, want /ttt %s", i, want)
+			}
+			seen[i.ID] = true
+			ch.done(true, benchBoard)
+		}
+		if buttons && len(ch.rendered) == 0 || !buttons && len(ch.rendered) >= 40 {
+			t.Fatalf("%d commands rendered for 40 requests", len(ch.rendered))
+		}
+	}
+}
+
 // TestJournalGoesRound: the durable bound's journal file is written to its
 // full length, and each record goes where the last ended, round at the end.
 func TestJournalGoesRound(t *testing.T) {
@@ -139,3 +199,30 @@ func TestJournalGoesRound(t *testing.T) {
 		t.Errorf("journal holds %q, want %q", got, "klcdefghij")
 	}
 }
+
+// BenchmarkNextRequest is the load generator's own cost a request (the
+// payload built and signed), which it spends on the machine it measures.
+func BenchmarkNextRequest(b *testing.B) {
+	for _, buttons := range []bool{false, true} {
+		b.Run(fmt.Sprintf("buttons=%v", buttons), func(b *testing.B) {
+			ch := newChannel(1, 0, testkit.NewSigner("benchmark"), newIDs(time.Now()))
+			ch.buttons = buttons
+			h := http.Header{}
+			b.ReportAllocs()
+			for b.Loop() {
+				body, err := ch.next()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ch.key.Sign(h, body, time.Now())
+				if ch.step == stepMove {
+					ch.sim.planned = ch.sim.pick(ch.rng)
+				}
+				ch.done(true, benchBoard)
+			}
+		})
+	}
+}
+
+// benchBoard is a board reply with its column buttons, as the bot sends one.
+var benchBoard = []byte(`{"type":4,"data":{"content":"a board","components":[{"type":1,"components":[{"type":2,"style":2,"label":"0","custom_id":"ttt:col:5:0"},{"type":2,"style":2,"label":"1","custom_id":"ttt:col:5:1"}]}]}}`)

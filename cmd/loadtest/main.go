@@ -56,7 +56,7 @@ func main() {
 	flag.StringVar(&channels, "channels", "16", "comma-separated numbers of channels to drive, one run each (e.g. 16,64)")
 	flag.StringVar(&cfg.DB, "db", "sqlite", "sqlite (a new file under -dir) or a postgres:// URL")
 	flag.StringVar(&cfg.Dir, "dir", os.TempDir(), "where the SQLite file and the built binary go (a real disk: tmpfs is refused)")
-	flag.StringVar(&cfg.Bin, "bin", "", "a built tttbot binary (default: go build the module in the current directory)")
+	flag.StringVar(&cfg.Bin, "bin", "", "a built tttbot binary (default: build the module in the current directory as its Dockerfile does)")
 	flag.DurationVar(&cfg.Phase, "phase", 10*time.Second, "length of one phase")
 	flag.IntVar(&cfg.Phases, "phases", 3, "bot phases (each followed by a bound phase)")
 	flag.DurationVar(&cfg.Warmup, "warmup", 2*time.Second, "load before the first phase, not measured")

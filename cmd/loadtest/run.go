@@ -3,14 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	crand "crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,6 +18,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 )
 
 // tmpfsMagic is Linux's f_type of a tmpfs file system, where fsync costs
@@ -64,59 +62,49 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	if dbURL == "sqlite" {
 		dbURL = "sqlite://" + filepath.Join(dir, "tttbot.db")
 	}
-	pub, priv, err := ed25519.GenerateKey(crand.Reader)
-	if err != nil {
-		return nil, err
+	key := testkit.NewSigner("tttbot load test key")
+	var botAddr, boundAddr, durableAddr string
+	for _, addr := range []*string{&botAddr, &boundAddr, &durableAddr} {
+		if *addr, err = testkit.FreeAddr(); err != nil {
+			return nil, err
+		}
 	}
-	botAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	boundAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	durableAddr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
-		"HTTP_ADDR=" + botAddr, "DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub), "DATABASE_URL=" + dbURL, "LOG_LEVEL=warn"}
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, testkit.BotEnv(botAddr, key.PublicHex(), dbURL)...)
 	pprofAddr := ""
 	if cfg.CPUProfile != "" {
-		if pprofAddr, err = freeAddr(); err != nil {
+		if pprofAddr, err = testkit.FreeAddr(); err != nil {
 			return nil, err
 		}
 		env = append(env, "PPROF_ADDR="+pprofAddr)
 	}
-	botProc, err := start(ctx, dir, env, cfg.Log, bin)
+	botProc, err := testkit.Start(dir, env, cfg.Log, bin)
 	if err != nil {
 		return nil, err
 	}
-	defer stopProc(botProc)
+	defer testkit.Stop(botProc)
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	var boundProc *exec.Cmd
 	if !cfg.NoBound {
-		if boundProc, err = start(ctx, dir, env, cfg.Log, self, boundArg, boundAddr, hex.EncodeToString(pub)); err != nil {
-			return nil, err
-		}
-		defer stopProc(boundProc)
-		// The durable bound's journal is on the disk the SQLite file is on.
-		durableProc, err := start(ctx, dir, env, cfg.Log, self, boundArg, durableAddr, hex.EncodeToString(pub), filepath.Join(dir, "bound.journal"))
+		boundProc, err := testkit.Start(dir, env, cfg.Log, self, boundArg, boundAddr, key.PublicHex())
 		if err != nil {
 			return nil, err
 		}
-		defer stopProc(durableProc)
+		defer testkit.Stop(boundProc)
+		// The durable bound's journal is on the disk the SQLite file is on.
+		durableProc, err := testkit.Start(dir, env, cfg.Log, self, boundArg, durableAddr, key.PublicHex(), filepath.Join(dir, "bound.journal"))
+		if err != nil {
+			return nil, err
+		}
+		defer testkit.Stop(durableProc)
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
 	}}
 	defer client.CloseIdleConnections()
 	for _, addr := range []string{botAddr, boundAddr, durableAddr}[:3-2*b2i(cfg.NoBound)] {
-		if err := waitHealthy(ctx, client, addr); err != nil {
+		if err := testkit.WaitHealthy(ctx, client, addr, 30*time.Second); err != nil {
 			return nil, err
 		}
 	}
@@ -132,7 +120,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	chans := make([]*channel, cfg.Channels)
 	ids := newIDs(time.Now())
 	for n := range chans {
-		chans[n] = newChannel(seed, n, priv, ids)
+		chans[n] = newChannel(seed, n, key, ids)
 		chans[n].buttons = cfg.Buttons
 	}
 	drive := func(kind string, addr string, d time.Duration, requests int) Phase {
@@ -199,7 +187,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	if isPostgres(cfg.DB) && ctx.Err() == nil {
 		// A busy backend reports its statistics at most once a second
 		// and an idle one after a while; one that exits, at once.
-		stopProc(botProc)
+		testkit.Stop(botProc)
 		after, err := tableScans(ctx, cfg.DB)
 		if err != nil {
 			return rep, err
@@ -216,69 +204,16 @@ func b2i(b bool) int {
 	return 0
 }
 
-// build compiles the module the current directory belongs to into dir.
+// build compiles the module the current directory belongs to into dir, as
+// the Dockerfile does.
 func build(ctx context.Context, dir string) (string, error) {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
 		return "", fmt.Errorf("not inside the tttbot module: %v", err)
 	}
 	bin := filepath.Join(dir, "tttbot")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Dir(strings.TrimSpace(string(out)))
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, msg)
-	}
-	return bin, nil
-}
-
-// start runs name in dir (where no .env lies) with exactly env.
-func start(ctx context.Context, dir string, env []string, log io.Writer, name string, args ...string) (*exec.Cmd, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, log, log
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return cmd, nil
-}
-
-// stopProc asks a process to finish (SIGTERM: the bot finishes replies in
-// flight and closes its store), then waits for it.
-func stopProc(cmd *exec.Cmd) {
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		cmd.Process.Kill()
-		<-done
-	}
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-func waitHealthy(ctx context.Context, c *http.Client, addr string) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := c.Get("http://" + addr + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s never answered /healthz: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return bin, testkit.Build(ctx, filepath.Dir(gomod), bin)
 }
 
 // cpuProfile fetches a CPU profile of d from the bot's profiler into file.
@@ -359,7 +294,12 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 	for n, ch := range chans {
 		wg.Go(func() {
 			for k := 0; !over(k); k++ {
-				body, sig, ts := ch.next()
+				body, err := ch.next()
+				if err != nil { // the payloads are embedded: only a broken build gets here
+					failed[n]++
+					firstErr[n] = err.Error()
+					return
+				}
 				if ch.step == stepMove {
 					moves[n]++
 				}
@@ -368,8 +308,7 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 				}
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("X-Signature-Ed25519", sig)
-				req.Header.Set("X-Signature-Timestamp", ts)
+				ch.key.Sign(req.Header, body, time.Now())
 				t0 := time.Now()
 				res, err := c.Do(req)
 				var reply []byte
@@ -425,7 +364,7 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 // not full, followed locally so every request is one the bot accepts.
 type channel struct {
 	id, alice, bob string
-	priv           ed25519.PrivateKey
+	key            *testkit.Signer
 	rng            *rand.Rand
 	ids            *atomic.Uint64 // shared by every channel: the last interaction ID
 	step           step
@@ -436,6 +375,9 @@ type channel struct {
 	buttons bool
 	board   boardMessage
 	pressed bool // the last request was a press
+	// rendered are the payloads the channel sends, with holes where one
+	// request differs from the next (see render).
+	rendered map[string][]byte
 }
 
 // boardMessage is what a button press needs of the board message the bot
@@ -457,15 +399,16 @@ const (
 
 // newChannel is channel n of a run; ids is the run's interaction IDs
 // (newIDs), shared by every channel.
-func newChannel(seed uint64, n int, priv ed25519.PrivateKey, ids *atomic.Uint64) *channel {
+func newChannel(seed uint64, n int, key *testkit.Signer, ids *atomic.Uint64) *channel {
 	base := 1_000_000_000_000_000_000 + seed%1_000_000_000_000_000 // snowflake-sized, new each run
 	return &channel{
-		id:    strconv.FormatUint(base+uint64(n), 10),
-		alice: strconv.FormatUint(base+1_000_000+2*uint64(n), 10),
-		bob:   strconv.FormatUint(base+1_000_000+2*uint64(n)+1, 10),
-		priv:  priv,
-		rng:   rand.New(rand.NewPCG(seed, uint64(n))),
-		ids:   ids,
+		id:       strconv.FormatUint(base+uint64(n), 10),
+		alice:    strconv.FormatUint(base+1_000_000+2*uint64(n), 10),
+		bob:      strconv.FormatUint(base+1_000_000+2*uint64(n)+1, 10),
+		key:      key,
+		rng:      rand.New(rand.NewPCG(seed, uint64(n))),
+		ids:      ids,
+		rendered: map[string][]byte{},
 	}
 }
 
@@ -481,17 +424,15 @@ func newIDs(now time.Time) *atomic.Uint64 {
 	return ids
 }
 
-// next is the channel's next request, signed now: body, signature, timestamp.
-func (c *channel) next() ([]byte, string, string) {
+// next is the channel's next request's body.
+func (c *channel) next() ([]byte, error) {
 	id := strconv.FormatUint(c.ids.Add(1), 10)
-	var body []byte
 	c.pressed = false
 	switch c.step {
 	case stepNew:
-		body = command(id, c.id, c.alice, "new", `{"type":4,"name":"rows","value":6},{"type":4,"name":"columns","value":7},`+
-			`{"type":4,"name":"win","value":4},{"type":5,"name":"gravity","value":true}`)
+		return c.command(id, c.alice, "new", "")
 	case stepJoin:
-		body = command(id, c.id, c.bob, "join", "")
+		return c.command(id, c.bob, "join", "")
 	case stepMove:
 		user := c.alice
 		if c.sim.turn == 1 {
@@ -500,17 +441,74 @@ func (c *channel) next() ([]byte, string, string) {
 		col := c.sim.pick(c.rng)
 		c.sim.planned = col
 		if c.buttons && c.board.stamp != "" {
-			body = press(id, c.id, user, "ttt:col:"+c.board.stamp+":"+strconv.Itoa(col), c.board)
 			c.pressed = true
-			break
+			return c.press(id, user, "ttt:col:"+c.board.stamp+":"+strconv.Itoa(col))
 		}
-		body = command(id, c.id, user, "move", `{"type":3,"name":"position","value":"`+strconv.Itoa(col)+`"}`)
-	case stepEnd:
-		body = command(id, c.id, c.alice, "end", "")
+		return c.command(id, user, "move", strconv.Itoa(col))
+	default: // stepEnd
+		return c.command(id, c.alice, "end", "")
 	}
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	sig := ed25519.Sign(c.priv, append([]byte(ts), body...))
-	return body, hex.EncodeToString(sig), ts
+}
+
+// Holes stand for what changes from one request to the next in a channel's
+// rendered payloads (see render). Each is JSON where it stands (the
+// message's content and components are whole values, quotes and all), so
+// that the kit can check the payload with its holes is JSON.
+const (
+	holeID         = "HOLE-ID"
+	holeButton     = "HOLE-BUTTON"
+	holeComponents = `"HOLE-COMPONENTS"`
+	holeContent    = `"HOLE-CONTENT"`
+)
+
+// newGameOptions are /ttt new's options: Connect Four.
+var newGameOptions = []testkit.Option{testkit.Opt("rows", 6), testkit.Opt("columns", 7), testkit.Opt("win", 4), testkit.Opt("gravity", true)}
+
+// command is the interaction id: /ttt sub by user (new: Connect Four; move:
+// to position).
+func (c *channel) command(id, user, sub, position string) ([]byte, error) {
+	return c.render("command.json", sub+" "+user+" "+position, func() map[string]any {
+		var opts []testkit.Option
+		switch {
+		case sub == "new":
+			opts = newGameOptions
+		case position != "":
+			opts = []testkit.Option{testkit.Opt("position", position)}
+		}
+		return testkit.CommandFields(c.id, user, sub, 0, opts)
+	}, holeID, id)
+}
+
+// press is the interaction id: user presses the button customID, carrying
+// the whole message it sits on, the board the bot last sent.
+func (c *channel) press(id, user, customID string) ([]byte, error) {
+	return c.render("component.json", "press "+user, func() map[string]any {
+		fields := testkit.ComponentFields(c.id, user, holeButton)
+		fields["MessageContent"], fields["MessageComponents"] = holeContent, holeComponents
+		return fields
+	}, holeID, id, holeButton, customID, holeComponents, string(c.board.components), holeContent, string(c.board.content))
+}
+
+// render is the payload file filled with fields, key naming them. A channel
+// fills each template once a key (its interaction ID a hole) and then only
+// puts each request's values in its holes, given as hole, value pairs:
+// filling a template costs ten times that, on the CPUs the bot is measured
+// on.
+func (c *channel) render(file, key string, fields func() map[string]any, holes ...string) ([]byte, error) {
+	body, ok := c.rendered[key]
+	if !ok {
+		f := fields()
+		f["ID"] = holeID
+		var err error
+		if body, err = testkit.Payload(file, f); err != nil {
+			return nil, err
+		}
+		c.rendered[key] = body
+	}
+	for k := 0; k+1 < len(holes); k += 2 {
+		body = bytes.Replace(body, []byte(holes[k]), []byte(holes[k+1]), 1)
+	}
+	return body, nil
 }
 
 // done advances the conversation after the bot answered the last request
@@ -534,34 +532,6 @@ func (c *channel) done(ok bool, reply []byte) {
 	case c.step == stepEnd:
 		c.step = stepNew
 	}
-}
-
-// command is a /ttt sub interaction as Discord sends it, options given as
-// the JSON inside the subcommand's options array.
-func command(id, ch, user, sub, opts string) []byte {
-	return interaction(id, ch, user, 2, `"data":{"id":"1200000000000000001","name":"ttt","type":1,"options":[{"type":1,"name":"`+sub+`","options":[`+opts+`]}]},`)
-}
-
-// press is a button press as Discord sends it: the button's custom ID and
-// the whole message the button sits on.
-func press(id, ch, user, customID string, on boardMessage) []byte {
-	return interaction(id, ch, user, 3, `"message":{"id":"1400000000000000001","channel_id":"`+ch+`","type":20,"content":`+string(on.content)+
-		`,"components":`+string(on.components)+`,"author":{"id":"1000000000000000001","username":"tttbot","global_name":null,"discriminator":"0","avatar":null,"bot":true},`+
-		`"timestamp":"2026-11-25T12:00:00.000000+00:00","edited_timestamp":null,"tts":false,"mention_everyone":false,"mentions":[],"mention_roles":[],`+
-		`"attachments":[],"embeds":[],"pinned":false,"flags":0,"application_id":"1000000000000000001",`+
-		`"interaction_metadata":{"id":"`+id+`","type":3,"user":{"id":"`+user+`","username":"player`+user+`"},"authorizing_integration_owners":{"0":"900000000000000001"}}},`+
-		`"data":{"custom_id":"`+customID+`","component_type":2},`)
-}
-
-// interaction is an interaction of type typ in a server channel, by user,
-// with fields (ending in a comma) for its type.
-func interaction(id, ch, user string, typ int, fields string) []byte {
-	return []byte(`{"id":"` + id + `","application_id":"1000000000000000001","type":` + strconv.Itoa(typ) + `,"token":"aW50ZXJhY3Rpb24tdG9rZW4tZm9yLWxvYWQ","version":1,` +
-		`"guild_id":"900000000000000001","channel_id":"` + ch + `","channel":{"id":"` + ch + `","type":0,"guild_id":"900000000000000001","name":"games"},` +
-		`"member":{"user":{"id":"` + user + `","username":"player` + user + `","global_name":"Player","discriminator":"0","avatar":null},` +
-		`"roles":[],"permissions":"0","joined_at":"2024-03-01T12:00:00.000000+00:00","nick":null,"deaf":false,"mute":false,"flags":0},` +
-		fields + `"app_permissions":"2248473465835073","locale":"en-US","guild_locale":"en-US","entitlements":[],` +
-		`"authorizing_integration_owners":{"0":"900000000000000001"},"context":0}`)
 }
 
 // readBoard reads the board message out of the bot's reply: its content,
@@ -640,29 +610,13 @@ type RSSSample struct {
 	HeapKB int
 }
 
-// botMetrics reads the bot's /metrics: each sample without labels, by
-// name; nil when it cannot.
+// botMetrics reads the bot's /metrics; nil when it cannot.
 func botMetrics(c *http.Client, addr string) map[string]float64 {
-	res, err := c.Get("http://" + addr + "/metrics")
+	m, err := testkit.Metrics(c, addr)
 	if err != nil {
 		return nil
 	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil
-	}
-	out := map[string]float64{}
-	for line := range strings.SplitSeq(string(body), "\n") {
-		name, value, ok := strings.Cut(line, " ")
-		if !ok || strings.HasPrefix(name, "#") || strings.Contains(name, "{") {
-			continue
-		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err == nil {
-			out[name] = f
-		}
-	}
-	return out
+	return m
 }
 
 // heapInuseKB is go_memstats_heap_inuse_bytes from the bot's /metrics; 0

@@ -1,7 +1,8 @@
 // Package golden compares test output with a golden file in testdata, in the
 // manner of go/printer's tests: on a mismatch it reports a readable line
-// diff naming both sides, and with update set it rewrites the golden file
-// instead, so a deliberate change is one reviewed diff.
+// diff naming both sides (or, for files compared by meaning, what differs),
+// and with update set it rewrites the golden file instead, so a deliberate
+// change is one reviewed diff.
 package golden
 
 import (
@@ -13,9 +14,24 @@ import (
 	"testing"
 )
 
-// Check compares got with the golden file at path; with update it writes got
-// there instead.
+// Check compares got with the golden file at path, byte for byte, and shows
+// a line diff when they differ; with update it writes got there instead.
 func Check(tb testing.TB, path string, got []byte, update bool) {
+	tb.Helper()
+	CheckWith(tb, path, got, update, func(want, got []byte) error {
+		if bytes.Equal(want, got) {
+			return nil
+		}
+		return fmt.Errorf("output differs (-want +got):\n%s", Diff(string(want), string(got)))
+	})
+}
+
+// CheckWith compares got with the golden file at path by same, which says
+// how they differ (nil when they match), for files compared by meaning, not
+// bytes (pictures whose encoder may change); with update it writes got there
+// instead. On a mismatch got is kept in a new temporary directory, to be
+// looked at.
+func CheckWith(tb testing.TB, path string, got []byte, update bool, same func(want, got []byte) error) {
 	tb.Helper()
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -30,9 +46,23 @@ func Check(tb testing.TB, path string, got []byte, update bool) {
 	if err != nil {
 		tb.Fatalf("%v (run the test with -update to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
-		tb.Errorf("output differs from %s (-want +got; -update rewrites it):\n%s", path, Diff(string(want), string(got)))
+	if err := same(want, got); err != nil {
+		tb.Errorf("%s: %v\n(actual output: %s; -update rewrites the golden file)", path, err, keep(path, got))
 	}
+}
+
+// keep writes got to a new directory that outlives the test (a test's
+// TempDir does not) and returns where, or why it could not.
+func keep(path string, got []byte) string {
+	dir, err := os.MkdirTemp("", "golden-")
+	if err != nil {
+		return err.Error()
+	}
+	actual := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(actual, got, 0o644); err != nil {
+		return err.Error()
+	}
+	return actual
 }
 
 // contextLines is how many equal lines a diff shows around each change.
