@@ -165,6 +165,15 @@ func request(tb testing.TB, channel, user, sub string, opts ...testkit.Option) [
 	return testkit.Raw(tb, "command.json", fields)
 }
 
+// click is the body of a press on the button customID by user in channel,
+// a new interaction.
+func click(tb testing.TB, channel, user, customID string) []byte {
+	tb.Helper()
+	fields := testkit.ComponentFields(channel, user, customID)
+	fields["ID"] = strconv.FormatUint(1190000000000000000+interactionIDs.Add(1), 10)
+	return testkit.Raw(tb, "component.json", fields)
+}
+
 // send posts an interaction, signed now, and returns the reply's content and
 // whether it was public. It fails no test, so a goroutine may call it.
 func (p *proc) send(body []byte) (string, bool, error) {
@@ -209,14 +218,23 @@ func boardBlock(content string) string {
 	return block
 }
 
-// TestCrashKeepsEveryAcceptedMove kills the bot with SIGKILL right after
-// each accepted move, restarts it on the same SQLite file, and checks the
-// game goes on exactly where it was.
+// TestCrashKeepsEveryAcceptedMove kills the bot with SIGKILL while a
+// challenge waits for its answer and right after each accepted move,
+// restarts it on the same SQLite file, and checks the game goes on exactly
+// where it was.
 func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "data", "tttbot.db")
 	p := startBot(t, db)
 	if text, ok := p.command(t, chanA, userA, "new", opt("rows", 5), opt("columns", 5), opt("win", 4), userOpt("opponent", userB, false)); !ok {
 		t.Fatalf("new: %s", text)
+	}
+	p.kill() // the invitation is in flight: it must survive, still waiting for userB
+	p = startBot(t, db)
+	if text, ok := p.command(t, chanA, userA, "move", opt("position", "0,0")); ok {
+		t.Fatalf("a move before the challenge was accepted: %s", text)
+	}
+	if text, ok := p.command(t, chanA, userB, "join"); !ok || !strings.Contains(text, "accepted") {
+		t.Fatalf("accepting after the restart: %s", text)
 	}
 	moves := []struct{ user, pos string }{{userA, "0,0"}, {userB, "4,4"}, {userA, "1,1"}, {userB, "4,3"}, {userA, "2,2"}, {userB, "0,4"}, {userA, "4,4"}, {userA, "3,3"}}
 	var lastBoard string
@@ -250,8 +268,11 @@ func TestCrashKeepsEveryAcceptedMove(t *testing.T) {
 func TestStoreMetrics(t *testing.T) {
 	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"))
 	before := p.metrics(t)
-	if text, ok := p.command(t, chanA, userA, "new", opt("rows", 3), opt("columns", 3), userOpt("opponent", userB, false)); !ok {
+	if text, ok := p.command(t, chanA, userA, "new", opt("rows", 3), opt("columns", 3)); !ok {
 		t.Fatalf("new: %s", text)
+	}
+	if text, ok := p.command(t, chanA, userB, "join"); !ok {
+		t.Fatalf("join: %s", text)
 	}
 	for i, m := range []struct{ user, pos string }{{userA, "0,0"}, {userB, "1,1"}} {
 		if text, ok := p.command(t, chanA, m.user, "move", opt("position", m.pos)); !ok {
@@ -261,10 +282,10 @@ func TestStoreMetrics(t *testing.T) {
 	after := p.metrics(t)
 	commits := after["tttbot_store_commits_total"] - before["tttbot_store_commits_total"]
 	writes := after["tttbot_store_writes_total"] - before["tttbot_store_writes_total"]
-	// Three saves, one at a time (each waits for its reply): each its own
+	// Four saves, one at a time (each waits for its reply): each its own
 	// COMMIT, which a readiness probe may have shared.
-	if commits < 3 || writes < 3 || writes < commits {
-		t.Errorf("after three saves: %v commits, %v writes (before %v, after %v)", commits, writes, before, after)
+	if commits < 4 || writes < 4 || writes < commits {
+		t.Errorf("after four saves: %v commits, %v writes (before %v, after %v)", commits, writes, before, after)
 	}
 	if after["tttbot_store_busy_seconds_total"] <= before["tttbot_store_busy_seconds_total"] {
 		t.Errorf("busy seconds did not grow: before %v, after %v", before, after)
@@ -298,6 +319,32 @@ func TestTwoProcessesOnePostgres(t *testing.T) {
 	p1, p2 := startBot(t, url), startBot(t, url)
 	if text, ok := p1.command(t, chanA, userA, "new", opt("rows", 10), opt("columns", 10), userOpt("opponent", userB, false)); !ok {
 		t.Fatalf("new: %s", text)
+	}
+	// userB's Accept reaches one process and Decline the other, at once:
+	// exactly one answer applies, and the other is refused.
+	var wg sync.WaitGroup
+	answered := make([]bool, 2)
+	for i, p := range []*proc{p1, p2} {
+		press := click(t, chanA, userB, []string{"ttt:accept:1", "ttt:decline:1"}[i])
+		wg.Go(func() {
+			var err error
+			if _, answered[i], err = p.send(press); err != nil {
+				t.Errorf("answer to process %d: %v", i+1, err)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	if answered[0] == answered[1] {
+		t.Fatalf("Accept applied %v, Decline applied %v; want exactly one", answered[0], answered[1])
+	}
+	if answered[1] { // declined: nothing opened, so open the game the moves are played in
+		p1.command(t, chanA, userA, "new", opt("rows", 10), opt("columns", 10))
+		if text, ok := p2.command(t, chanA, userB, "join"); !ok {
+			t.Fatalf("join: %s", text)
+		}
 	}
 	for round := 0; round < 20; round++ {
 		user := []string{userA, userB}[round%2]

@@ -67,6 +67,14 @@ var interactionSeq atomic.Int64
 
 func nextID() string { return fmt.Sprintf("13%017d", interactionSeq.Add(1)) }
 
+// opened has alice open a game in ch with opts that bob joins at once, and
+// returns the reply that starts it (the board).
+func (f *fakeDiscord) opened(t *testing.T, ch string, opts ...testkit.Option) callback {
+	t.Helper()
+	f.command(t, ch, alice, "new", opts...).mustBe(t, 4, false)
+	return f.command(t, ch, bob, "join")
+}
+
 func (f *fakeDiscord) command(t *testing.T, ch, user, sub string, opts ...testkit.Option) callback {
 	t.Helper()
 	fields := testkit.CommandFields(ch, user, sub, 0, opts)
@@ -129,7 +137,7 @@ func (c callback) rematchButton(t *testing.T) string {
 // game's full column, all through the real discordgo Session.
 func TestButtonsThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	board := fake.command(t, channel, alice, "new", testkit.UserOpt("opponent", bob, false))
+	board := fake.opened(t, channel)
 	board.mustBe(t, 4, false).mustShowBoard(t)
 	if n := len(board.buttons()); n != 9 {
 		t.Fatalf("%d buttons on a 3×3 board", n)
@@ -163,7 +171,7 @@ func TestButtonsThroughGateway(t *testing.T) {
 	// Gravity: a button per open column; a full column's button is gone, and
 	// an old one is refused.
 	const ch2 = "920000000000000009"
-	g := fake.command(t, ch2, alice, "new", testkit.Opt("gravity", true), testkit.Opt("rows", 3), testkit.Opt("columns", 4), testkit.Opt("win", 3), testkit.UserOpt("opponent", bob, false))
+	g := fake.opened(t, ch2, testkit.Opt("gravity", true), testkit.Opt("rows", 3), testkit.Opt("columns", 4), testkit.Opt("win", 3))
 	if n := len(g.buttons()); n != 4 {
 		t.Fatalf("%d column buttons, want 4", n)
 	}
@@ -183,7 +191,7 @@ func TestButtonsThroughGateway(t *testing.T) {
 // a board picture attached as a file through the real Session.
 func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	fake.command(t, channel, alice, "new", testkit.Opt("gravity", true), testkit.UserOpt("opponent", bob, false))
+	fake.opened(t, channel, testkit.Opt("gravity", true))
 	ac := fake.interact(testkit.Raw(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""}))
 	data, _ := ac.Body["data"].(map[string]any)
 	choices, _ := data["choices"].([]any)
@@ -195,7 +203,7 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
 		t.Fatalf("no PNG attached: files %v", len(pic.Files))
 	}
-	big := fake.command(t, "920000000000000010", alice, "new", testkit.Opt("rows", 60), testkit.Opt("columns", 60), testkit.UserOpt("opponent", bob, false))
+	big := fake.opened(t, "920000000000000010", testkit.Opt("rows", 60), testkit.Opt("columns", 60))
 	if _, ok := big.Files["board.png"]; !ok {
 		t.Fatal("a board too big for text came without a picture")
 	}

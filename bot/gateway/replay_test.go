@@ -14,7 +14,7 @@ import (
 // frame that holds; and history lists the game it came from.
 func TestReplayThroughGateway(t *testing.T) {
 	fake := startGateway(t)
-	fake.command(t, channel, alice, "new", testkit.UserOpt("opponent", bob, false)).mustBe(t, 4, false).mustShowBoard(t)
+	fake.opened(t, channel).mustBe(t, 4, false).mustShowBoard(t)
 	moves := []string{"0", "3", "1", "4", "2"} // alice wins along the top row
 	for i, cell := range moves {
 		user := alice

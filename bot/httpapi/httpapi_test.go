@@ -156,7 +156,10 @@ func BenchmarkHTTPMove(b *testing.B) {
 				b.StopTimer()
 				h = newHTTP(b, s)
 				serve(h, s.request(testkit.Raw(b, "command.json", testkit.CommandFields(channel, alice, "new", 0,
-					[]testkit.Option{testkit.Opt("rows", 100), testkit.Opt("columns", 100), testkit.Opt("win", 25), testkit.UserOpt("opponent", bob, false)})), s.now))
+					[]testkit.Option{testkit.Opt("rows", 100), testkit.Opt("columns", 100), testkit.Opt("win", 25)})), s.now))
+				join := testkit.CommandFields(channel, bob, "join", 0, nil)
+				join["ID"] = "1180000000000000999"
+				serve(h, s.request(testkit.Raw(b, "command.json", join), s.now))
 				b.StartTimer()
 			}
 			w := serve(h, fresh(n%perGame))

@@ -16,7 +16,8 @@ import (
 func TestHTTPReplayGIF(t *testing.T) {
 	s := newSigner(t)
 	h, fake := newFileHTTP(t, s, http.StatusNoContent)
-	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new", testkit.UserOpt("opponent", bob, false))))
+	decodeReply(t, serve(h, s.command(t, "1180000000000000601", alice, "new")))
+	decodeReply(t, serve(h, s.command(t, "1180000000000000691", bob, "join")))
 	moves := []string{"0", "3", "1", "4", "2"}
 	for i, cell := range moves {
 		user := alice

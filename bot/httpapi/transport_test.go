@@ -439,7 +439,8 @@ func TestHTTPFiles(t *testing.T) {
 	s := newSigner(t)
 	t.Run("BoardImageDelivered", func(t *testing.T) {
 		h, fake := newFileHTTP(t, s, http.StatusNoContent)
-		decodeReply(t, serve(h, s.command(t, "1180000000000000401", alice, "new", testkit.UserOpt("opponent", bob, false))))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000401", alice, "new")))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000491", bob, "join")))
 		decodeReply(t, serve(h, s.command(t, "1180000000000000402", alice, "move", testkit.Opt("position", "1,1"))))
 		if len(fake.calls) != 0 {
 			t.Fatalf("replies without files went through Discord's API: %d calls", len(fake.calls))
@@ -472,7 +473,8 @@ func TestHTTPFiles(t *testing.T) {
 	})
 	t.Run("DiscordRefusesCallback", func(t *testing.T) {
 		h, fake := newFileHTTP(t, s, http.StatusBadRequest)
-		decodeReply(t, serve(h, s.command(t, "1180000000000000501", alice, "new", testkit.UserOpt("opponent", bob, false))))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000501", alice, "new")))
+		decodeReply(t, serve(h, s.command(t, "1180000000000000591", bob, "join")))
 		r := decodeReply(t, serve(h, s.command(t, "1180000000000000502", bob, "board", testkit.Opt("image", true))))
 		if len(fake.calls) != 1 || !strings.Contains(r.Data.Content, locales.English().Say("status.no_picture", nil)) {
 			t.Fatalf("after a failed callback: %d calls, inline %+v", len(fake.calls), r)
