@@ -32,9 +32,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 	fake.waitReady() // discordgo reconnects and resumes
 	fake.command(t, channel, bob, "move", opt("position", "0,0")).mustSay(t, 4, false, "played 0,0")
 	fake.command(t, channel, alice, "move", opt("position", "0,2")).mustSay(t, 4, false, "played 0,2")
-	fake.mu.Lock()
-	identifies, resumes := fake.identifies, fake.resumes
-	fake.mu.Unlock()
+	identifies, resumes := fake.Handshakes()
 	if identifies != 1 || resumes != 1 {
 		t.Errorf("identifies %d, resumes %d; want 1 and 1", identifies, resumes)
 	}
