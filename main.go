@@ -135,7 +135,8 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// process is the only writer, and its cache spares a read an action.
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
-	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg)})
+	rest := restClient(cfg)
+	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: rest, Threads: threads(cfg, rest)})
 	if err := b.Metrics.Register(writeMetrics(st)...); err != nil {
 		return err
 	}
@@ -217,14 +218,24 @@ func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
 	return func() { srv.Close() }, nil
 }
 
-// editor is the Discord REST client that edits board messages when a move
-// clock runs out: DISCORD_API_URL's base, the bot token when there is one.
-func editor(cfg config.Config) bot.Editor {
+// restClient is the Discord REST client for the calls outside an
+// interaction's reply (board edits when a move clock runs out, threads):
+// DISCORD_API_URL's base, the bot token when there is one.
+func restClient(cfg config.Config) *discordrest.Client {
 	base := config.DefaultAPIURL
 	if cfg.APIURL != nil {
 		base = cfg.APIURL.String()
 	}
 	return discordrest.New(discordrest.Options{BaseURL: base, BotToken: cfg.Token})
+}
+
+// threads is rest as the bot's threads, or nil without a bot token: threads
+// are started with it, so a busy channel then holds one game.
+func threads(cfg config.Config, rest *discordrest.Client) bot.Threads {
+	if cfg.Token == "" {
+		return nil
+	}
+	return rest
 }
 
 // runClocks enforces move clocks until the returned stop is called: first

@@ -77,8 +77,12 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		posErr    *table.PositionError
 		optionErr *OptionError
 		timeErr   *table.TimeUpError
+		threadErr *ThreadError
 	)
 	switch {
+	case errors.As(err, &threadErr):
+		key, data := explainThread(threadErr)
+		return key, data, true
 	case errors.As(err, &timeErr):
 		key := "refuse.time_up"
 		if timeErr.Out {

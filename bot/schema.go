@@ -38,9 +38,10 @@ const (
 	optBoard    = "board"
 	optUser     = "user"
 	optClock    = "clock"
-	optKind     = "kind"  // leaderboard: a kind of game (table.Kind's keys)
-	optScope    = "scope" // leaderboard: this server or everywhere
-	optGame     = "game"  // replay: a game id from history
+	optKind     = "kind"   // leaderboard: a kind of game (table.Kind's keys)
+	optScope    = "scope"  // leaderboard: this server or everywhere
+	optGame     = "game"   // replay: a game id from history
+	optThread   = "thread" // new: open the game in a new thread
 )
 
 // Values of the leaderboard's scope option.
@@ -91,6 +92,7 @@ func command() *discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent},
 				choiceOpt(optAI, "easy", "medium", "hard"),
 				clockOpt(),
+				boolOpt(optThread),
 			),
 			sub("join",
 				strOpt(optToken, 1, maxTokenLength)),
