@@ -115,7 +115,7 @@ type Interaction struct {
 	Private, Public *locales.Speaker
 	Focused         string // autocomplete: the option being typed
 	Vars            Vars   // a button's custom_id segments, typed by its route
-	placed          bool // thread.go: /ttt new is opening its game in a new thread; open it here
+	placed          bool   // thread.go: /ttt new is opening its game in a new thread; open it here
 	options         map[string]*discordgo.ApplicationCommandInteractionDataOption
 	resolved        *discordgo.ApplicationCommandInteractionDataResolved
 }
