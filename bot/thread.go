@@ -282,10 +282,10 @@ func plainName(s string) string {
 			break
 		}
 		switch {
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			continue
 		case unicode.IsSpace(r):
 			r = ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			continue
 		}
 		b.WriteRune(r)
 		n++
