@@ -224,8 +224,11 @@ func (b *Bot) threadFailed(ctx context.Context, in *Interaction, thread string, 
 	if thread != "" {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupWithin)
 		defer cancel()
+		// Deleting a thread takes Manage Threads; without it the thread is
+		// at least archived (its creator may), out of the channel's list.
 		if derr := b.threads.DeleteThread(cctx, thread); derr != nil {
-			b.log.ErrorContext(ctx, "thread: deleting a thread whose game could not open failed", "thread", thread, "err", derr)
+			aerr := b.threads.ArchiveThread(cctx, thread)
+			b.log.ErrorContext(ctx, "thread: deleting a thread whose game could not open failed", "thread", thread, "err", derr, "archived", aerr == nil)
 		}
 	}
 	var te *ThreadError
