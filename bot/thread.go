@@ -95,17 +95,6 @@ const (
 	ThreadFailed
 )
 
-var threadReasonKeys = [...]string{
-	ThreadInDM:         "refuse.thread.dm",
-	ThreadNotInstalled: "refuse.thread.not_installed",
-	ThreadNoPermission: "refuse.thread.permission",
-	ThreadNested:       "refuse.thread.nested",
-	ThreadChannelType:  "refuse.thread.channel_type",
-	ThreadNoToken:      "refuse.thread.no_token",
-	ThreadRateLimited:  "refuse.thread.rate_limited",
-	ThreadFailed:       "refuse.thread.failed",
-}
-
 // ThreadError says why /ttt new could not open its game in a thread.
 type ThreadError struct {
 	Reason     ThreadReason
@@ -124,18 +113,6 @@ func (e *ThreadError) Error() string {
 
 // Unwrap returns Discord's answer, if any.
 func (e *ThreadError) Unwrap() error { return e.Err }
-
-// explainThread words a ThreadError.
-func explainThread(e *ThreadError) (string, locales.Data) {
-	data := locales.Data{}
-	switch e.Reason {
-	case ThreadNested:
-		data["Parent"] = channelMention(e.Parent)
-	case ThreadRateLimited:
-		data["Count"] = max(1, int((e.RetryAfter+time.Second-1)/time.Second))
-	}
-	return threadReasonKeys[e.Reason], data
-}
 
 // threadMove is newGame's answer when its game is to open in a new thread
 // started from the channel: serve does that outside the channel's lock.

@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 )
@@ -12,7 +11,8 @@ import (
 // ArchiveAfter its game ends, unless a new game (a rematch, /ttt new) starts
 // in it first. The archive time is kept with the table and in the store's
 // deadline (Save.Deadline is the table's NextDue), so the store-driven
-// scheduler applies it once, across restarts and replicas, like a clock.
+// scheduler applies it once, across restarts and replicas, like a clock
+// (due.go).
 
 // ArchiveAfter is how long a thread stays open after its game ends: time to
 // read the result and ask for a rematch.
@@ -52,45 +52,6 @@ func (t *Table) armArchive(now time.Time) {
 	case t.ArchiveAt.IsZero() && !t.Archived:
 		t.ArchiveAt = now.Add(ArchiveAfter)
 	}
-}
-
-// NextDue is the earliest time something falls due on t (its move clock's
-// deadline, its thread's archiving), zero when nothing will: what the store
-// keeps as the table's deadline (Save.Deadline) for the scheduler.
-func (t *Table) NextDue() time.Time {
-	next := t.Deadline
-	if !t.ArchiveAt.IsZero() && (next.IsZero() || t.ArchiveAt.Before(next)) {
-		next = t.ArchiveAt
-	}
-	return next
-}
-
-// DueKind is what has fallen due on a table: what the scheduler applies.
-type DueKind uint8
-
-// What falls due.
-const (
-	NothingDue DueKind = iota
-	// ClockDue: the player to move has run out of time.
-	ClockDue
-	// ArchiveDue: the thread's game ended ArchiveAfter ago.
-	ArchiveDue
-)
-
-// String names the kind for logs.
-func (k DueKind) String() string {
-	return [...]string{"nothing", "clock", "archive"}[k]
-}
-
-// DueNow returns what has fallen due on t at now, the most urgent first.
-func (t *Table) DueNow(now time.Time) DueKind {
-	switch {
-	case t.Due(now):
-		return ClockDue
-	case !t.ArchiveAt.IsZero() && !now.Before(t.ArchiveAt):
-		return ArchiveDue
-	}
-	return NothingDue
 }
 
 // ArchiveFunc archives a thread on Discord once its archiving is saved.
@@ -134,47 +95,4 @@ func (ts *Tables) applyArchive(ctx context.Context, t *Table) (func(context.Cont
 		}
 		ts.log.Info("thread archived", "thread", thread)
 	}, nil
-}
-
-// ApplyDue applies whatever has fallen due in channel (a clock run out, a
-// thread to archive), if it still has: another process may have applied it,
-// or an action may have beaten it (a move, a rematch). It is one table save
-// like any action's, so when several processes race it exactly one applies
-// it; the others find it applied, or lose the compare-and-swap and report
-// applied=false. What is to be done after the save (the board message's
-// edit, the thread's archiving) runs before it returns, outside the lock.
-func (ts *Tables) ApplyDue(ctx context.Context, channel string) (applied bool, err error) {
-	var after func(context.Context)
-	err = func() error {
-		defer ts.lock(channel)()
-		cur, err := ts.load(ctx, channel)
-		if err != nil || cur == nil {
-			return err
-		}
-		switch cur.DueNow(ts.now()) {
-		case ClockDue:
-			after, err = ts.applyTimeUp(ctx, cur)
-		case ArchiveDue:
-			after, err = ts.applyArchive(ctx, cur)
-		default:
-			ts.remember(cur)
-			return nil
-		}
-		if err != nil {
-			ts.forget(channel)
-			return err
-		}
-		applied = true
-		return nil
-	}()
-	if errors.Is(err, ErrConflict) {
-		return false, nil // another process wrote first: it applied this, or an action beat it
-	}
-	if err != nil {
-		return false, err
-	}
-	if after != nil {
-		after(ctx)
-	}
-	return applied, nil
 }
