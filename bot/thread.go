@@ -27,10 +27,11 @@ import (
 // games in threads. bot/discordrest implements it. Its errors may carry
 // Discord's answer (see discordError).
 type Threads interface {
-	// StartThread starts a public thread named name from the channel
+	// StartThread starts a thread of Discord's channel type threadType
+	// (publicThread, announcementThread) named name from the channel
 	// parent, archived by Discord after autoArchive idle minutes, and
 	// returns its ID.
-	StartThread(ctx context.Context, parent, name string, autoArchive int) (string, error)
+	StartThread(ctx context.Context, parent, name string, threadType, autoArchive int) (string, error)
 	// PostMessage posts msg in channel and returns its ID.
 	PostMessage(ctx context.Context, channel string, msg *discordgo.MessageSend) (string, error)
 	// ArchiveThread archives a thread.
@@ -50,6 +51,16 @@ const (
 	codeMissingAccess      = 50001
 	codeMissingPermissions = 50013
 	codeWrongChannelType   = 50024 // "Cannot execute action on this channel type": a thread, a voice channel…
+	codeInvalidForm        = 50035 // a field Discord refuses, such as a thread type the channel cannot hold
+)
+
+// Discord's channel types of the threads the bot starts: public threads in a
+// text channel; in an announcement channel, announcement threads. The
+// interaction does not say which the channel is (discordgo's Interaction
+// does not decode its channel), so a public thread is tried first.
+const (
+	publicThread       = 11
+	announcementThread = 10
 )
 
 // threadPermissions are what the bot needs in a channel to open a game in
@@ -170,7 +181,7 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 	}
 	resp := decorate(in.Public, r, t, false)
 	parent := in.Channel
-	thread, err := b.threads.StartThread(ctx, parent, threadName(in.Public, t, in.Name), threadAutoArchive)
+	thread, err := b.startThread(ctx, parent, threadName(in.Public, t, in.Name))
 	if err != nil {
 		return b.threadFailed(ctx, in, "", err)
 	}
@@ -194,6 +205,17 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 	}
 	w := in.Public
 	return in, public(w.Say("headline.thread", locales.Data{"Creator": mention(in.User), "Thread": channelMention(thread)})), Accepted
+}
+
+// startThread starts the game's thread from parent: a public thread, or
+// when Discord answers that the channel cannot hold one, an announcement
+// thread (the channel is an announcement channel).
+func (b *Bot) startThread(ctx context.Context, parent, name string) (string, error) {
+	thread, err := b.threads.StartThread(ctx, parent, name, publicThread, threadAutoArchive)
+	if te := threadErrorOf(err); te != nil && te.Reason == ThreadChannelType {
+		return b.threads.StartThread(ctx, parent, name, announcementThread, threadAutoArchive)
+	}
+	return thread, err
 }
 
 // threadFailed deletes thread (when one was started) and refuses with why.
@@ -230,7 +252,7 @@ func threadErrorOf(err error) *ThreadError {
 		return &ThreadError{Reason: ThreadRateLimited, RetryAfter: retryAfter, Err: err}
 	case code == codeMissingPermissions || code == codeMissingAccess || status == http.StatusForbidden:
 		return &ThreadError{Reason: ThreadNoPermission, Err: err}
-	case code == codeWrongChannelType:
+	case status == http.StatusBadRequest && (code == codeWrongChannelType || code == codeInvalidForm):
 		return &ThreadError{Reason: ThreadChannelType, Err: err}
 	}
 	return &ThreadError{Reason: ThreadFailed, Err: err}

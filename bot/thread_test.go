@@ -336,3 +336,43 @@ func TestThreadNames(t *testing.T) {
 		t.Fatalf("plainName: %q", got)
 	}
 }
+
+// TestThreadChannelTypes: an announcement channel gets an announcement
+// thread (Discord refuses a public one there); a channel that holds no
+// threads (a thread the bot did not start, a voice channel) is refused
+// with why, and nothing is made.
+func TestThreadChannelTypes(t *testing.T) {
+	t.Run("Announcement", func(t *testing.T) {
+		h := newHarness(t)
+		fake := h.withThreads(t)
+		fake.Announcement(channel)
+		publicText(t, h.as(alice, "new", opt(optThread, true)))
+		if th := fake.Threads(); len(th) != 1 || th[0].Type != announcementThread {
+			t.Fatalf("threads %+v", th)
+		}
+	})
+	t.Run("NoThreadsHere", func(t *testing.T) {
+		h := newHarness(t)
+		fake := h.withThreads(t)
+		outer := h.newThreadIn(t, channel) // a thread: it holds none
+		refused(t, h.in(outer, bob, "new", opt(optThread, true)), "can't have threads")
+		if th := fake.Threads(); len(th) != 1 {
+			t.Fatalf("threads %+v", th)
+		}
+		if tbl := h.load(outer); tbl != nil {
+			t.Fatalf("a game was opened: %+v", tbl)
+		}
+	})
+}
+
+// newThreadIn starts a thread from ch on the fake Discord, as a user
+// would, without the bot.
+func (h *harness) newThreadIn(tb testing.TB, ch string) string {
+	tb.Helper()
+	c := discordrest.New(discordrest.Options{BaseURL: h.discord.APIURL(), BotToken: "user", HTTP: h.discord.Client()})
+	id, err := c.StartThread(tb.Context(), ch, "chat", publicThread, 60)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}

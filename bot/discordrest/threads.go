@@ -12,9 +12,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// publicThread is Discord's channel type of a public thread in a text channel.
-const publicThread = 11
-
 // startThread is Discord's body for starting a thread without a message
 // (CreateTextThreadWithoutMessageRequest).
 type startThread struct {
@@ -23,15 +20,16 @@ type startThread struct {
 	AutoArchiveDuration int    `json:"auto_archive_duration"`
 }
 
-// StartThread starts a public thread named name from the channel parent,
-// archived by Discord after autoArchive minutes without activity (60, 1440,
-// 4320 or 10080), and returns its ID: POST /channels/{parent}/threads, with
-// the bot token.
-func (c *Client) StartThread(ctx context.Context, parent, name string, autoArchive int) (string, error) {
+// StartThread starts a thread of Discord's channel type threadType (11 a
+// public thread, 10 one in an announcement channel) named name from the
+// channel parent, archived by Discord after autoArchive minutes without
+// activity (60, 1440, 4320 or 10080), and returns its ID: POST
+// /channels/{parent}/threads, with the bot token.
+func (c *Client) StartThread(ctx context.Context, parent, name string, threadType, autoArchive int) (string, error) {
 	if c.token == "" {
 		return "", ErrNoBotToken
 	}
-	body, err := json.Marshal(startThread{Name: name, Type: publicThread, AutoArchiveDuration: autoArchive})
+	body, err := json.Marshal(startThread{Name: name, Type: threadType, AutoArchiveDuration: autoArchive})
 	if err != nil {
 		return "", fmt.Errorf("discordrest: %w", err)
 	}

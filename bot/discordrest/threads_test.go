@@ -28,7 +28,7 @@ func TestThreadLifecycle(t *testing.T) {
 	ctx := context.Background()
 	f := fakediscord.New(t)
 	c := threadClient(f)
-	id, err := c.StartThread(ctx, "910000000000000001", "Tic-tac-toe · alice", 1440)
+	id, err := c.StartThread(ctx, "910000000000000001", "Tic-tac-toe · alice", 11, 1440)
 	if err != nil || id == "" {
 		t.Fatalf("start: %q, %v", id, err)
 	}
@@ -66,7 +66,7 @@ func TestThreadErrors(t *testing.T) {
 	t.Run("MissingPermissions", func(t *testing.T) {
 		f := fakediscord.New(t)
 		f.MissingPermissions(fakediscord.StartThread)
-		_, err := threadClient(f).StartThread(ctx, "910000000000000001", "x", 60)
+		_, err := threadClient(f).StartThread(ctx, "910000000000000001", "x", 11, 60)
 		var de *Error
 		if !errors.As(err, &de) || de.Status != http.StatusForbidden || de.Code != 50013 {
 			t.Fatalf("got %v", err)
@@ -75,8 +75,8 @@ func TestThreadErrors(t *testing.T) {
 	t.Run("ThreadInAThread", func(t *testing.T) {
 		f := fakediscord.New(t)
 		c := threadClient(f)
-		id, _ := c.StartThread(ctx, "910000000000000001", "x", 60)
-		_, err := c.StartThread(ctx, id, "y", 60)
+		id, _ := c.StartThread(ctx, "910000000000000001", "x", 11, 60)
+		_, err := c.StartThread(ctx, id, "y", 11, 60)
 		var de *Error
 		if !errors.As(err, &de) || de.Code != 50024 {
 			t.Fatalf("got %v", err)
@@ -84,7 +84,7 @@ func TestThreadErrors(t *testing.T) {
 	})
 	t.Run("ErrNoBotToken", func(t *testing.T) {
 		f := fakediscord.New(t)
-		if _, err := New(Options{BaseURL: f.APIURL()}).StartThread(ctx, "1", "x", 60); !errors.Is(err, ErrNoBotToken) {
+		if _, err := New(Options{BaseURL: f.APIURL()}).StartThread(ctx, "1", "x", 11, 60); !errors.Is(err, ErrNoBotToken) {
 			t.Fatalf("got %v", err)
 		}
 		if len(f.Requests()) != 0 {
@@ -100,7 +100,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("WaitedOut", func(t *testing.T) {
 		f := fakediscord.New(t)
 		f.RateLimited(fakediscord.StartThread, 2, 10*time.Millisecond)
-		if _, err := threadClient(f).StartThread(context.Background(), "910000000000000001", "x", 60); err != nil {
+		if _, err := threadClient(f).StartThread(context.Background(), "910000000000000001", "x", 11, 60); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(f.Requests()); n != 3 {
@@ -110,7 +110,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("Bounded", func(t *testing.T) {
 		f := fakediscord.New(t)
 		f.RateLimited(fakediscord.StartThread, 100, time.Millisecond)
-		_, err := threadClient(f).StartThread(context.Background(), "910000000000000001", "x", 60)
+		_, err := threadClient(f).StartThread(context.Background(), "910000000000000001", "x", 11, 60)
 		var de *Error
 		if !errors.As(err, &de) || de.Status != http.StatusTooManyRequests || len(f.Requests()) != 1+maxRetries {
 			t.Fatalf("got %v after %d calls", err, len(f.Requests()))
@@ -121,7 +121,7 @@ func TestRateLimit(t *testing.T) {
 		f.RateLimited(fakediscord.StartThread, 1, 30*time.Second)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute/2)
 		defer cancel()
-		_, err := threadClient(f).StartThread(ctx, "910000000000000001", "x", 60)
+		_, err := threadClient(f).StartThread(ctx, "910000000000000001", "x", 11, 60)
 		var de *Error
 		if !errors.As(err, &de) || de.RetryAfter != 30*time.Second || len(f.Requests()) != 1 {
 			t.Fatalf("got %v after %d calls", err, len(f.Requests()))

@@ -56,6 +56,7 @@ type Request struct {
 // Thread is a thread the fake started.
 type Thread struct {
 	ID, Parent, Name string
+	Type             int // 11 public, 10 in an announcement channel
 	AutoArchive      int // minutes
 	Archived         bool
 	Deleted          bool
@@ -85,6 +86,7 @@ type Server struct {
 	threads  []*Thread
 	messages []Message
 	refuse   map[Op]*refusal
+	news     map[string]bool // announcement channels: their threads are of type 10
 	posted   bool // GET @original finds the reply
 	nextID   int
 
@@ -101,7 +103,7 @@ type Server struct {
 
 // New starts a fake Discord, closed when the test ends.
 func New(tb testing.TB) *Server {
-	s := &Server{tb: tb, refuse: map[Op]*refusal{}, posted: true, ready: make(chan struct{}, 16), callbacks: make(chan Callback, 64)}
+	s := &Server{tb: tb, refuse: map[Op]*refusal{}, news: map[string]bool{}, posted: true, ready: make(chan struct{}, 16), callbacks: make(chan Callback, 64)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v9/gateway", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"url": "ws://%s"}`, r.Host)
@@ -152,6 +154,14 @@ func (s *Server) Allow(op Op) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.refuse, op)
+}
+
+// Announcement makes channel an announcement channel: a thread started
+// from it must be of type 10 (a public thread's 11 is refused with 400).
+func (s *Server) Announcement(channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.news[channel] = true
 }
 
 // SetOriginalPosted says whether GET @original finds the interaction's
@@ -327,7 +337,7 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 	json.Unmarshal(body, &b)
 	parent := r.PathValue("channel")
 	s.mu.Lock()
-	if s.threadLocked(parent) != nil { // a thread holds no threads
+	if s.threadLocked(parent) != nil || s.news[parent] != (b.Type == 10) { // a thread holds no threads; each channel its own type
 		s.mu.Unlock()
 		fail(w, http.StatusBadRequest, 50024, "Cannot execute action on this channel type")
 		return
@@ -335,7 +345,7 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 	if b.AutoArchive == 0 {
 		b.AutoArchive = 4320 // the channel's default, as Discord applies it
 	}
-	t := &Thread{ID: s.id("16"), Parent: parent, Name: b.Name, AutoArchive: b.AutoArchive}
+	t := &Thread{ID: s.id("16"), Parent: parent, Name: b.Name, Type: b.Type, AutoArchive: b.AutoArchive}
 	s.threads = append(s.threads, t)
 	s.mu.Unlock()
 	answer(w, http.StatusCreated, threadObject(t))
@@ -344,7 +354,7 @@ func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
 // threadObject is a thread as Discord returns it (ThreadResponse).
 func threadObject(t *Thread) map[string]any {
 	return map[string]any{
-		"id": t.ID, "type": 11, "guild_id": Guild, "parent_id": t.Parent, "name": t.Name, "owner_id": AppID,
+		"id": t.ID, "type": t.Type, "guild_id": Guild, "parent_id": t.Parent, "name": t.Name, "owner_id": AppID,
 		"flags": 0, "last_message_id": nil, "rate_limit_per_user": 0,
 		"message_count": 0, "member_count": 1, "total_message_sent": 0,
 		"thread_metadata": map[string]any{
