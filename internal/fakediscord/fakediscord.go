@@ -87,7 +87,7 @@ type Server struct {
 	messages []Message
 	refuse   map[Op]*refusal
 	news     map[string]bool // announcement channels: their threads are of type 10
-	posted   bool // GET @original finds the reply
+	posted   bool            // GET @original finds the reply
 	nextID   int
 
 	// The gateway's side.
