@@ -238,9 +238,10 @@ func threads(cfg config.Config, rest *discordrest.Client) bot.Threads {
 	return rest
 }
 
-// runClocks enforces move clocks until the returned stop is called: first
-// whatever ran out while no bot ran, then each deadline as it comes. stop
-// waits for the scheduler and for edits in flight.
+// runClocks enforces move clocks and archives finished games' threads
+// until the returned stop is called: first whatever fell due while no bot
+// ran, then each deadline as it comes. stop waits for the scheduler and
+// for edits in flight.
 func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (stop func()) {
 	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Logger: log})
 	if err != nil {
