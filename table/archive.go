@@ -26,8 +26,20 @@ type threadState struct {
 	// ArchiveAt is when the thread is to be archived: set when a game
 	// ends, zero while one is open and once the thread is archived.
 	ArchiveAt time.Time `json:"archive_at,omitzero"`
-	Archived  bool      `json:"archived,omitempty"`
+	// Archived: the thread was archived (or its tries were spent).
+	Archived bool `json:"archived,omitempty"`
+	// ArchiveTries counts archivings Discord failed, each tried again
+	// later (archiveRetry), up to maxArchiveTries.
+	ArchiveTries int `json:"archive_tries,omitempty"`
 }
+
+// Archiving a thread that Discord failed to archive is tried again after
+// archiveRetry, doubled each time, at most maxArchiveTries times in all;
+// past that, Discord's own auto-archiving of an idle thread takes over.
+const (
+	archiveRetry    = time.Minute
+	maxArchiveTries = 4
+)
 
 // PlaceInThread records that t's channel is a thread the bot started from
 // parent for it: the thread is archived ArchiveAfter its games end.
@@ -48,7 +60,7 @@ func (t *Table) carryThread(prev *Table) {
 func (t *Table) armArchive(now time.Time) {
 	switch {
 	case t.Parent == "" || t.Phase.Open():
-		t.ArchiveAt, t.Archived = time.Time{}, false
+		t.ArchiveAt, t.Archived, t.ArchiveTries = time.Time{}, false, 0
 	case t.ArchiveAt.IsZero() && !t.Archived:
 		t.ArchiveAt = now.Add(ArchiveAfter)
 	}
@@ -88,11 +100,28 @@ func (ts *Tables) applyArchive(ctx context.Context, t *Table) (func(context.Cont
 	thread := t.Channel
 	return func(ctx context.Context) {
 		if err := f(ctx, thread); err != nil {
-			// Discord archives an idle thread by itself after its
-			// auto_archive_duration: nothing is left open for good.
 			ts.log.Warn("archiving a thread failed", "thread", thread, "err", err)
+			ts.archiveLater(ctx, thread)
 			return
 		}
 		ts.log.Info("thread archived", "thread", thread)
 	}, nil
+}
+
+// archiveLater schedules another try at archiving thread, which Discord
+// failed to archive, unless the tries are spent (Discord archives an idle
+// thread by itself after its auto_archive_duration, so nothing is left
+// open for good) or a game has started in it since.
+func (ts *Tables) archiveLater(ctx context.Context, thread string) {
+	err := ts.Do(ctx, thread, func(_ context.Context, cur *Table) (*Table, error) {
+		if cur == nil || !cur.Archived || cur.ArchiveTries+1 >= maxArchiveTries {
+			return nil, nil
+		}
+		cur.Archived, cur.ArchiveTries = false, cur.ArchiveTries+1
+		cur.ArchiveAt = ts.now().Add(archiveRetry << (cur.ArchiveTries - 1))
+		return cur, nil
+	})
+	if err != nil {
+		ts.log.Warn("scheduling another try at archiving a thread failed", "thread", thread, "err", err)
+	}
 }

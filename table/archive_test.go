@@ -212,3 +212,45 @@ func TestReplicasArchiveThreadOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedArchiveTriedAgain: when Discord fails to archive the thread,
+// it is tried again later, a bounded number of times.
+func TestFailedArchiveTriedAgain(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name      string
+		failFirst int // calls that fail
+		wantCalls int
+		archived  bool
+	}{
+		{"SecondTrySucceeds", 1, 2, true},
+		{"AlwaysFails", 100, maxArchiveTries, true}, // given up: nothing due any more
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st, clk := newClockStore(), &clock{now: start}
+			ts := clockedTables(t, st, clk)
+			calls := 0
+			ts.OnArchive(func(context.Context, string) error {
+				calls++
+				if calls <= c.failFirst {
+					return errors.New("discord: 500")
+				}
+				return nil
+			})
+			sched, _ := NewScheduler(ts, SchedulerOptions{})
+			openInThread(t, ts, "th")
+			resign(t, ts, "th")
+			clk.advance(ArchiveAfter)
+			for range 10 {
+				if _, err := sched.RunDue(ctx); err != nil {
+					t.Fatal(err)
+				}
+				clk.advance(archiveRetry << maxArchiveTries)
+			}
+			tbl := mustLoad(t, ts, "th")
+			if calls != c.wantCalls || tbl.Archived != c.archived || !tbl.NextDue().IsZero() {
+				t.Fatalf("%d calls, archived %v, next due %v; want %d calls", calls, tbl.Archived, tbl.NextDue(), c.wantCalls)
+			}
+		})
+	}
+}
