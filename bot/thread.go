@@ -189,7 +189,11 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 	if err != nil {
 		return b.threadFailed(ctx, in, thread, err)
 	}
-	err = b.tables.Do(ctx, thread, func(_ context.Context, cur *table.Table) (*table.Table, error) {
+	// The interaction was handled in its channel (the action there moved the
+	// game here), so the thread's save does not record its delivery: a sole
+	// writer would take it for a replay. The transport records it once this
+	// returns, as for any action that saved nothing in its channel.
+	err = b.tables.Do(WithDelivery(ctx, nil), thread, func(_ context.Context, cur *table.Table) (*table.Table, error) {
 		if cur != nil {
 			return nil, fmt.Errorf("new thread %s already has a table: %w", thread, table.ErrConflict)
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tttbot/tttbot/bot/discordrest"
 	"github.com/tttbot/tttbot/internal/fakediscord"
+	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/table"
 )
 
 var _ Threads = (*discordrest.Client)(nil)
@@ -375,4 +377,40 @@ func (h *harness) newThreadIn(tb testing.TB, ch string) string {
 		tb.Fatal(err)
 	}
 	return id
+}
+
+// TestThreadWithDelivery: over the HTTP transport an interaction carries
+// its delivery; the game opens in its thread on a sole writer (which
+// remembers the deliveries it handled) as on a shared store, and the
+// interaction, replayed, is refused as a duplicate without a second thread.
+func TestThreadWithDelivery(t *testing.T) {
+	for _, sole := range []bool{true, false} {
+		t.Run(fmt.Sprint("SoleWriter=", sole), func(t *testing.T) {
+			h := newHarness(t)
+			st := store.NewMemory()
+			h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, SoleWriter: sole})
+			h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget})
+			fake := h.withThreads(t)
+			// As bot/httpapi serves: a delivery no save recorded is
+			// remembered once Serve returns.
+			serve := func(id, user string) *discordgo.InteractionResponse {
+				fields := commandFields(channel, user, "new", 0, nil)
+				fields["ID"] = id
+				d := &Delivery{ID: id}
+				resp := h.bot.Serve(WithDelivery(t.Context(), d), interaction(t, "command.json", fields))
+				if !d.Saved() {
+					st.Remember(t.Context(), id, h.clock())
+				}
+				return resp.InteractionResponse(false)
+			}
+			publicText(t, serve("1180000000000000101", alice))
+			if text := publicText(t, serve("1180000000000000102", carol)); !strings.Contains(text, "<#") {
+				t.Fatalf("no thread: %s", text)
+			}
+			refused(t, serve("1180000000000000102", carol), "already")
+			if th := fake.Threads(); len(th) != 1 || th[0].Deleted {
+				t.Fatalf("threads %+v", th)
+			}
+		})
+	}
 }
