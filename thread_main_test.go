@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +91,62 @@ func TestThreadArchivedWhileDown(t *testing.T) {
 	if !fake.Threads()[0].Archived {
 		t.Fatal("the fake's thread is not archived")
 	}
+}
+
+// TestThreadThroughBinary: the real binary, with its token and its
+// embedded SQLite (a sole writer, deduping HTTP deliveries), opens a busy
+// channel's second game in a thread on a fake Discord, and the game is
+// played there; the interaction, replayed, makes no second thread.
+func TestThreadThroughBinary(t *testing.T) {
+	fake := fakediscord.New(t)
+	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"), "DISCORD_API_URL="+fake.APIURL(), "DISCORD_TOKEN=test-token")
+	if text, ok := threadCommand(t, p, "1190000000000100001", chanA, userA, "new"); !ok {
+		t.Fatalf("first game: %s", text)
+	}
+	text, ok := threadCommand(t, p, "1190000000000100002", chanA, userB, "new")
+	threads := fake.Threads()
+	if !ok || len(threads) != 1 || !strings.Contains(text, "<#"+threads[0].ID+">") {
+		t.Fatalf("second game: %s (threads %+v)\nlogs:\n%s", text, threads, p.logs)
+	}
+	if text, ok := threadCommand(t, p, "1190000000000100002", chanA, userB, "new"); ok || len(fake.Threads()) != 1 {
+		t.Fatalf("the replayed interaction: %s, threads %+v", text, fake.Threads())
+	}
+	if text, ok := threadCommand(t, p, "1190000000000100003", threads[0].ID, userA, "join"); !ok || !strings.Contains(text, "Game on") {
+		t.Fatalf("join in the thread: %s", text)
+	}
+}
+
+// threadCommand posts /ttt sub as user in channel to p's interactions
+// endpoint, signed, as Discord sends it with the bot's permissions in the
+// channel (app_permissions) and the app installed in the server; it
+// returns the reply's content and whether it was public.
+func threadCommand(tb testing.TB, p *proc, id, channel, user, sub string) (string, bool) {
+	tb.Helper()
+	body, _ := json.Marshal(map[string]any{
+		"id": id, "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
+		"guild_id": "900000000000000001", "channel_id": channel, "guild_locale": "en-US", "locale": "en-US",
+		"member":                         map[string]any{"user": map[string]any{"id": user, "username": "u"}, "permissions": "0"},
+		"app_permissions":                "2248473465835073",
+		"authorizing_integration_owners": map[string]any{"0": "900000000000000001"},
+		"data":                           map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": []any{}}}},
+	})
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
+	req.Header.Set("X-Signature-Timestamp", ts)
+	req.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(testKey, append([]byte(ts), body...))))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Content string `json:"content"`
+			Flags   int    `json:"flags"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		tb.Fatalf("%s %s: status %d: %v", user, sub, resp.StatusCode, err)
+	}
+	return out.Data.Content, out.Data.Flags&64 == 0
 }
