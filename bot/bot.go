@@ -114,8 +114,8 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return b.showing(in, i, cur, next, resp), nil
 	})
-	if errors.As(err, new(threadMove)) {
-		return b.openInThread(ctx, in)
+	if errors.As(err, new(threadMove)) && in.Route == RouteNew {
+		return b.openInThread(ctx, in) // thread.go: outside the channel's lock
 	}
 	if err != nil {
 		return b.refused(ctx, in, err)

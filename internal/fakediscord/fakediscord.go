@@ -10,7 +10,6 @@
 package fakediscord
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -454,5 +453,3 @@ func (s *Server) deleteThread(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	answer(w, http.StatusOK, obj)
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -223,7 +224,7 @@ func hasDuplicates(s []string) bool {
 // strictDecode decodes raw into v, refusing fields v does not name: a
 // field the description does not declare for the request.
 func strictDecode(raw []byte, v any) error {
-	dec := json.NewDecoder(bytesReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
