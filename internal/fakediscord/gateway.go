@@ -103,6 +103,10 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if data, ok := cb.Body["data"]; ok { // a message reply: checked as a message is
+		raw, _ := json.Marshal(data)
+		s.check(r, checkMessage(raw, nil))
+	}
 	s.callbacks <- cb
 	w.WriteHeader(http.StatusNoContent)
 }
