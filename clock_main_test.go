@@ -3,16 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
@@ -46,26 +43,12 @@ func TestClockRanOutWhileDown(t *testing.T) {
 	}
 	st.Close()
 
-	var mu sync.Mutex
-	var patches []string
-	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct{ Content string }
-		raw, _ := io.ReadAll(r.Body)
-		json.Unmarshal(raw, &body)
-		mu.Lock()
-		patches = append(patches, r.Method+" "+r.URL.EscapedPath()+"\n"+body.Content)
-		mu.Unlock()
-		io.WriteString(w, `{}`)
-	}))
-	defer fake.Close()
-
+	fake := fakediscord.New(t)
 	db := "sqlite://" + path
-	p := startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
+	p := startBot(t, db, "DISCORD_API_URL="+fake.APIURL())
 	want := "PATCH /api/v9/webhooks/1000000000000000001/" + i.Token + "/messages/@original"
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		mu.Lock()
-		got := append([]string(nil), patches...)
-		mu.Unlock()
+		got := calls(fake)
 		if len(got) > 0 {
 			if len(got) != 1 || !strings.HasPrefix(got[0], want) || !strings.Contains(got[0], "won on time") {
 				t.Fatalf("edits %q, want one %s", got, want)
@@ -80,11 +63,22 @@ func TestClockRanOutWhileDown(t *testing.T) {
 		t.Fatalf("a move after the deadline: %s", text)
 	}
 	p.kill()
-	p = startBot(t, db, "DISCORD_API_URL="+fake.URL+"/api/v9")
+	p = startBot(t, db, "DISCORD_API_URL="+fake.APIURL())
 	if text, _ := p.command(t, chanA, userB, "stats"); !strings.Contains(text, "1 win, 0 losses, 0 draws (1 game)") {
 		t.Fatalf("bob's record after a restart: %s", text)
 	}
 	if text, _ := p.command(t, chanA, userA, "stats"); !strings.Contains(text, "0 wins, 1 loss, 0 draws (1 game)") {
 		t.Fatalf("alice's record after a restart: %s", text)
 	}
+}
+
+// calls are the REST calls fake received, each as "METHOD path\ncontent".
+func calls(fake *fakediscord.Server) []string {
+	var out []string
+	for _, r := range fake.Requests() {
+		var body struct{ Content string }
+		json.Unmarshal(r.Body, &body)
+		out = append(out, r.Method+" "+r.Path+"\n"+body.Content)
+	}
+	return out
 }

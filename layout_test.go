@@ -64,6 +64,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"bot/httpapi":                   {"bot"},
 		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies
 		"internal/golden":               {},
+		"internal/fakediscord":          {},                                     // tests' Discord on 127.0.0.1: gateway and REST
 		"cmd/loadtest":                  {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
 		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "table"},
 	}

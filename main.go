@@ -135,7 +135,8 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	// process is the only writer, and its cache spares a read an action.
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
-	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: editor(cfg), ChallengeTimeout: cfg.ChallengeTimeout})
+	rest := restClient(cfg)
+	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
 	if err := b.Metrics.Register(writeMetrics(st)...); err != nil {
 		return err
 	}
@@ -217,9 +218,10 @@ func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
 	return func() { srv.Close() }, nil
 }
 
-// editor is the Discord REST client that edits board messages when a move
-// clock runs out: DISCORD_API_URL's base, the bot token when there is one.
-func editor(cfg config.Config) bot.Editor {
+// restClient is the Discord REST client for the calls outside an
+// interaction's reply (board edits when a move clock runs out, threads):
+// DISCORD_API_URL's base, the bot token when there is one.
+func restClient(cfg config.Config) *discordrest.Client {
 	base := config.DefaultAPIURL
 	if cfg.APIURL != nil {
 		base = cfg.APIURL.String()
@@ -227,9 +229,19 @@ func editor(cfg config.Config) bot.Editor {
 	return discordrest.New(discordrest.Options{BaseURL: base, BotToken: cfg.Token})
 }
 
-// runClocks enforces move clocks until the returned stop is called: first
-// whatever ran out while no bot ran, then each deadline as it comes. stop
-// waits for the scheduler and for edits in flight.
+// threads is rest as the bot's threads, or nil without a bot token: threads
+// are started with it, so a busy channel then holds one game.
+func threads(cfg config.Config, rest *discordrest.Client) bot.Threads {
+	if cfg.Token == "" {
+		return nil
+	}
+	return rest
+}
+
+// runClocks enforces move clocks and archives finished games' threads
+// until the returned stop is called: first whatever fell due while no bot
+// ran, then each deadline as it comes. stop waits for the scheduler and
+// for edits in flight.
 func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (stop func()) {
 	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Logger: log})
 	if err != nil {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -20,6 +21,10 @@ type Options struct {
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
 	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
+	// Threads starts, fills and archives the threads games are played in
+	// (thread.go); nil when the bot has no token: a busy channel then
+	// holds one game.
+	Threads Threads
 	// Words are the locale files to speak from; nil means the embedded
 	// ones (locales.New). Tests pass their own (locales.Load).
 	Words *locales.Catalog
@@ -37,6 +42,7 @@ type Bot struct {
 	editor   Editor
 	// challengeTimeout is how long an invitation waits for its answer.
 	challengeTimeout time.Duration
+	threads          Threads
 	words            *locales.Catalog
 	Metrics          *Metrics
 
@@ -46,7 +52,7 @@ type Bot struct {
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
+	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -63,6 +69,9 @@ func New(opt Options) *Bot {
 	}
 	b.tables.OnTimeUp(b.timeUp)
 	b.tables.OnChallengeLapsed(b.challengeLapsed)
+	if b.threads != nil {
+		b.tables.OnArchive(b.archiveThread)
+	}
 	return b
 }
 
@@ -115,6 +124,9 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return b.showing(in, i, cur, next, resp), nil
 	})
+	if errors.As(err, new(threadMove)) && in.Route == RouteNew {
+		return b.openInThread(ctx, in) // thread.go: outside the channel's lock
+	}
 	if err != nil {
 		return b.refused(ctx, in, err)
 	}

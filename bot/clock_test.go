@@ -6,11 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
-	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/bot/discordrest"
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
 )
@@ -75,27 +72,21 @@ func (h *harness) expire() string {
 	return fmt.Sprintf("< %d clocks ran out\n%s", n, h.edits.transcribe())
 }
 
-// fakeDiscord records the PATCHes the real REST client sends it on
-// 127.0.0.1; a GET of @original answers the message's ID, or 404 when
-// posted is false (the reply never arrived).
-type fakeDiscord struct {
-	*httptest.Server
-	mu      sync.Mutex
-	patches []string // "PATCH path: content"
+// newFakeDiscord is the shared fake Discord; a GET of @original answers
+// the message's ID, or 404 when posted is false (the reply never arrived).
+func newFakeDiscord(tb testing.TB, posted bool) *fakediscord.Server {
+	f := fakediscord.New(tb)
+	f.SetOriginalPosted(posted)
+	return f
 }
 
-func newFakeDiscord(tb testing.TB, posted bool) *fakeDiscord {
-	f := &fakeDiscord{}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Method == http.MethodGet {
-			if !posted {
-				w.WriteHeader(http.StatusNotFound)
-				io.WriteString(w, `{"code":10008,"message":"Unknown Message"}`)
-				return
-			}
-			io.WriteString(w, `{"id":"1500000000000000001"}`)
-			return
+// patches are the edits f received, as "PATCH path: content", then each
+// file (and whether it is a whole PNG) and each attachment named.
+func patches(f *fakediscord.Server) []string {
+	var out []string
+	for _, r := range f.Requests() {
+		if r.Method != http.MethodPatch {
+			continue
 		}
 		var body struct {
 			Content     string `json:"content"`
@@ -103,39 +94,18 @@ func newFakeDiscord(tb testing.TB, posted bool) *fakeDiscord {
 				ID, Filename string
 			} `json:"attachments"`
 		}
+		json.Unmarshal(r.Body, &body)
 		var files []string
-		if mt, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-			// A picture: payload_json, then files[n], each a whole PNG.
-			mr := multipart.NewReader(r.Body, params["boundary"])
-			for part, err := mr.NextPart(); err == nil; part, err = mr.NextPart() {
-				raw, _ := io.ReadAll(part)
-				if part.FormName() == "payload_json" {
-					json.Unmarshal(raw, &body)
-					continue
-				}
-				_, err := png.Decode(bytes.NewReader(raw))
-				files = append(files, fmt.Sprintf("%s=%s png:%v", part.FormName(), part.FileName(), err == nil))
-			}
-			for _, a := range body.Attachments {
-				files = append(files, "attachment "+a.ID+" "+a.Filename)
-			}
-		} else {
-			raw, _ := io.ReadAll(r.Body)
-			json.Unmarshal(raw, &body)
+		for name, data := range r.Files {
+			_, err := png.Decode(bytes.NewReader(data))
+			files = append(files, fmt.Sprintf("file %s png:%v", name, err == nil))
 		}
-		f.mu.Lock()
-		f.patches = append(f.patches, r.Method+" "+r.URL.EscapedPath()+": "+body.Content+strings.Join(files, "\n"))
-		f.mu.Unlock()
-		io.WriteString(w, `{"id":"1400000000000000001"}`)
-	}))
-	tb.Cleanup(f.Close)
-	return f
-}
-
-func (f *fakeDiscord) got() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.patches...)
+		for _, a := range body.Attachments {
+			files = append(files, "attachment "+a.ID+" "+a.Filename)
+		}
+		out = append(out, r.Method+" "+r.Path+": "+body.Content+strings.Join(files, "\n"))
+	}
+	return out
 }
 
 // TestClockEditReachesDiscord: when a clock runs out, the real REST client
@@ -162,7 +132,7 @@ func TestClockEditReachesDiscord(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fake := newFakeDiscord(t, c.posted)
 			h := newHarness(t)
-			h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9", BotToken: c.botToken})
+			h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.APIURL(), BotToken: c.botToken})
 			h.challenge(t, channel, alice, bob, opt(optClock, c.clock))
 			if c.click {
 				i := interaction(t, "component.json", map[string]any{"ID": "2", "Guild": guild, "Channel": channel, "User": alice,
@@ -174,7 +144,7 @@ func TestClockEditReachesDiscord(t *testing.T) {
 			h.bot.Wait()
 			h.advance(time.Duration(c.clock+1) * time.Second)
 			h.expire()
-			got := fake.got()
+			got := patches(fake)
 			switch {
 			case c.want == "" && len(got) != 0:
 				t.Fatalf("edited %v, want nothing", got)
@@ -195,16 +165,16 @@ func TestClockEditReachesDiscord(t *testing.T) {
 func TestClockEditRedrawsPicture(t *testing.T) {
 	fake := newFakeDiscord(t, true)
 	h := newHarness(t)
-	h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.URL + "/api/v9"})
+	h.bot.editor = discordrest.New(discordrest.Options{BaseURL: fake.APIURL()})
 	h.challenge(t, channel, alice, bob, opt("rows", 60), opt("columns", 60), opt("win", 5), opt(optClock, 60))
 	h.bot.Wait()
 	h.advance(61 * time.Second)
 	h.expire()
-	got := fake.got()
+	got := patches(fake)
 	if len(got) != 1 {
 		t.Fatalf("edits %q, want one", got)
 	}
-	for _, want := range []string{"won on time", "files[0]=board.png png:true", "attachment 0 board.png"} {
+	for _, want := range []string{"won on time", "file board.png png:true", "attachment 0 board.png"} {
 		if !strings.Contains(got[0], want) {
 			t.Fatalf("edit %q lacks %q", got[0], want)
 		}

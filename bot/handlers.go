@@ -89,8 +89,8 @@ func computerFrom(in *Interaction) (table.SeatKind, error) {
 }
 
 func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*table.Table, Response, error) {
-	if cur != nil && cur.Phase.Open() {
-		return nil, Response{}, table.ErrGameOpen
+	if err := b.placeHere(in, cur); err != nil { // thread.go: here, or in a new thread
+		return nil, Response{}, err
 	}
 	rules, engine, err := rulesFrom(in)
 	if err != nil {
@@ -368,7 +368,7 @@ func tokensOf(board string) []rune {
 
 // helpKeys are the paragraphs of /ttt help, in order.
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
-	"help.board", "help.check", "help.marks", "help.install"}
+	"help.thread", "help.board", "help.check", "help.marks", "help.install"}
 
 func (b *Bot) help(_ context.Context, in *Interaction) (Response, error) {
 	lines := make([]string, len(helpKeys))

@@ -353,6 +353,9 @@ func TestEveryErrorHasWords(t *testing.T) {
 	for rule := token.OneCharacter; rule <= token.NotConfusable; rule++ {
 		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: 'X', Suggest: 'O'})
 	}
+	for reason := ThreadInDM; reason <= ThreadFailed; reason++ {
+		errs = append(errs, &ThreadError{Reason: reason, Parent: channel, RetryAfter: 1500 * time.Millisecond})
+	}
 	for _, r := range []game.Rules{game.Classic(), {Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, {Rows: 9, Cols: 9, Win: 5, Players: 2}} {
 		errs = append(errs, &table.PositionError{Rules: r, Err: game.ErrOutOfBounds}, &table.PositionError{Rules: r, Err: game.ErrBadPosition},
 			&table.PositionError{Rules: r, Err: game.ErrCellTaken})

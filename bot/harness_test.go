@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
@@ -42,8 +43,11 @@ type harness struct {
 	tables *table.Tables
 	store  table.Store
 	edits  *editRecorder // board messages edited when a clock ran out
-	mu     sync.Mutex
-	now    time.Time
+	// discord is the fake Discord the bot's threads go to, once a script
+	// says "discord threads" (thread_test.go); nil before.
+	discord *fakediscord.Server
+	mu      sync.Mutex
+	now     time.Time
 }
 
 func newHarness(tb testing.TB) *harness {

@@ -100,11 +100,22 @@ type Interaction struct {
 	Locale      string // the user's client language
 	GuildLocale string // the server's language ("" in DMs)
 	Route       Route  // what the interaction asks for
+	// Name is the user's display name (server nickname, global name or
+	// username): text they chose, for a thread's name only.
+	Name string
+	// AppPermissions is what the bot may do in the channel
+	// (app_permissions); GuildInstalled says the app is installed in the
+	// server, not only to the user's account (authorizing_integration_owners
+	// holds the guild install's key). Both decide whether a thread can be
+	// started.
+	AppPermissions int64
+	GuildInstalled bool
 	// Private speaks the user's locale: ephemeral replies. Public speaks the
 	// server's (in a DM, the user's): messages everyone in the channel reads.
 	Private, Public *locales.Speaker
 	Focused         string // autocomplete: the option being typed
 	Vars            Vars   // a button's custom_id segments, typed by its route
+	placed          bool   // thread.go: /ttt new is opening its game in a new thread; open it here
 	options         map[string]*discordgo.ApplicationCommandInteractionDataOption
 	resolved        *discordgo.ApplicationCommandInteractionDataResolved
 }
@@ -113,7 +124,8 @@ type Interaction struct {
 // and finds its route. in is returned even with an error when it is known
 // enough to log.
 func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
-	in := &Interaction{ID: i.ID, Type: i.Type, Guild: i.GuildID, Channel: i.ChannelID, AppID: i.AppID, Locale: string(i.Locale)}
+	in := &Interaction{ID: i.ID, Type: i.Type, Guild: i.GuildID, Channel: i.ChannelID, AppID: i.AppID, Locale: string(i.Locale),
+		AppPermissions: i.AppPermissions, GuildInstalled: guildInstalled(i)}
 	if i.GuildLocale != nil {
 		in.GuildLocale = string(*i.GuildLocale)
 	}
@@ -122,10 +134,10 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	// Anything else is a shape Discord does not send, refused without rights.
 	switch {
 	case i.GuildID != "" && i.Member != nil && i.Member.User != nil:
-		in.User = i.Member.User.ID
+		in.User, in.Name = i.Member.User.ID, displayName(i.Member.Nick, i.Member.User)
 		in.CanManage = i.Member.Permissions&(discordgo.PermissionManageMessages|discordgo.PermissionAdministrator) != 0
 	case i.GuildID == "" && i.Member == nil && i.User != nil:
-		in.User = i.User.ID
+		in.User, in.Name = i.User.ID, displayName("", i.User)
 	}
 	if !isSnowflake(in.User) || !isSnowflake(in.Channel) {
 		in.User, in.CanManage = "", false
@@ -197,6 +209,32 @@ func wellTyped(o *discordgo.ApplicationCommandInteractionDataOption, want discor
 		return ok
 	}
 	_, ok := o.Value.(string) // strings, and the IDs of users, channels and roles
+	return ok
+}
+
+// displayName is the name Discord shows for a user: the server nickname,
+// else the global name, else the username.
+func displayName(nick string, u *discordgo.User) string {
+	switch {
+	case nick != "":
+		return nick
+	case u.GlobalName != "":
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// guildInstalled reports whether the app is installed in the interaction's
+// server. An interaction without authorizing_integration_owners predates
+// user installs: only a server install could have sent it.
+func guildInstalled(i *discordgo.Interaction) bool {
+	if i.GuildID == "" {
+		return false
+	}
+	if i.AuthorizingIntegrationOwners == nil {
+		return true
+	}
+	_, ok := i.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
 	return ok
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
@@ -58,6 +59,18 @@ var tokenKeys = map[token.Rule]string{
 	token.NotConfusable: "refuse.token.confusable",
 }
 
+// threadReasonKeys words why no thread could be made.
+var threadReasonKeys = [...]string{
+	ThreadInDM:         "refuse.thread.dm",
+	ThreadNotInstalled: "refuse.thread.not_installed",
+	ThreadNoPermission: "refuse.thread.permission",
+	ThreadNested:       "refuse.thread.nested",
+	ThreadChannelType:  "refuse.thread.channel_type",
+	ThreadNoToken:      "refuse.thread.no_token",
+	ThreadRateLimited:  "refuse.thread.rate_limited",
+	ThreadFailed:       "refuse.thread.failed",
+}
+
 var optionKeys = map[OptionWant]string{
 	WantWholeNumber: "refuse.option.int",
 	WantEngine:      "refuse.option.engine",
@@ -91,8 +104,12 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		timeErr   *table.TimeUpError
 		notInvErr *table.NotInvitedError
 		closedErr *table.ChallengeClosedError
+		threadErr *ThreadError
 	)
 	switch {
+	case errors.As(err, &threadErr):
+		key, data := explainThread(threadErr)
+		return key, data, true
 	case errors.As(err, &notInvErr):
 		return "refuse.not_invited", locales.Data{"Invitees": invitees(w, notInvErr.Invitees)}, true
 	case errors.As(err, &closedErr) && challengeClosedKeys[closedErr.Why] != "":
@@ -159,6 +176,18 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		}
 	}
 	return "refuse.internal", nil, false
+}
+
+// explainThread words a ThreadError.
+func explainThread(e *ThreadError) (string, locales.Data) {
+	data := locales.Data{}
+	switch e.Reason {
+	case ThreadNested:
+		data["Parent"] = channelMention(e.Parent)
+	case ThreadRateLimited:
+		data["Count"] = max(1, int((e.RetryAfter+time.Second-1)/time.Second))
+	}
+	return threadReasonKeys[e.Reason], data
 }
 
 // explainToken words a broken token rule: which rule, the token as typed (in

@@ -40,9 +40,10 @@ const (
 	optBoard    = "board"
 	optUser     = "user"
 	optClock    = "clock"
-	optKind     = "kind"  // leaderboard: a kind of game (table.Kind's keys)
-	optScope    = "scope" // leaderboard: this server or everywhere
-	optGame     = "game"  // replay: a game id from history
+	optKind     = "kind"   // leaderboard: a kind of game (table.Kind's keys)
+	optScope    = "scope"  // leaderboard: this server or everywhere
+	optGame     = "game"   // replay: a game id from history
+	optThread   = "thread" // new: open the game in a new thread
 )
 
 // Values of the leaderboard's scope option.
@@ -93,6 +94,7 @@ func command() *discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: optOpponent},
 				choiceOpt(optAI, names(table.Computers())...),
 				clockOpt(),
+				boolOpt(optThread),
 			),
 			sub(RouteJoin,
 				strOpt(optToken, 1, maxTokenLength)),

@@ -22,7 +22,7 @@ func TestSchemaMatchesDesign(t *testing.T) {
 	str, integer, boolean, user := discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionInteger,
 		discordgo.ApplicationCommandOptionBoolean, discordgo.ApplicationCommandOptionUser
 	want := map[string]map[string]discordgo.ApplicationCommandOptionType{
-		"new":         {"rows": integer, "columns": integer, "win": integer, "players": integer, "gravity": boolean, "token": str, "engine": str, "opponent": user, "ai": str, "clock": integer},
+		"new":         {"rows": integer, "columns": integer, "win": integer, "players": integer, "gravity": boolean, "token": str, "engine": str, "opponent": user, "ai": str, "clock": integer, "thread": boolean},
 		"join":        {"token": str},
 		"move":        {"position": str},
 		"board":       {"image": boolean},

@@ -37,6 +37,15 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	bob:ja /move position=9           bob's client speaks Japanese (default en-US)
 //	alice@dm /new                     in the group DM of alice and bob (user install; no guild, no member)
 //	alice@botdm /new ai=easy          in alice's DM with the bot
+//	discord threads                   the bot gets its token: threads, through the real REST client, on a fake Discord
+//	carol@thread click 1:1            in the newest thread (whose board the fake Discord received is the newest board)
+//	discord forbid start_thread       the fake answers 403 Missing Permissions (start_thread, post_message)
+//	discord ratelimit start_thread 30s   the fake answers 429 once, retry_after 30 s
+//	discord allow start_thread        undoes forbid and ratelimit
+//	discord off                       the bot has no token again
+//	app_permissions 0                 the bot's permissions in the channel from here on (default: all it needs)
+//	install user                      the app is installed to the user only (install server: back)
+//	scheduler                         the scheduler's pass (clocks and threads' archiving), and what it did
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
@@ -67,7 +76,7 @@ var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, 
 // Option kinds by name, so a script writes values as a user types them.
 var (
 	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock}
-	boolOptions = []string{optGravity, optImage}
+	boolOptions = []string{optGravity, optImage, optThread}
 	userOptions = []string{optOpponent, optUser}
 )
 
@@ -76,6 +85,8 @@ func (h *harness) play(t *testing.T, script string) string {
 	var board *discordgo.InteractionResponse // the newest reply with buttons
 	kept := map[string]*discordgo.InteractionResponse{}
 	guildLocale := "en-US"
+	var appPermissions string
+	userInstall := false
 	for n, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -103,6 +114,24 @@ func (h *harness) play(t *testing.T, script string) string {
 			continue
 		case "expire":
 			fmt.Fprintf(&out, "> %s\n%s\n", line, h.expire())
+			continue
+		case "scheduler":
+			applied := h.expire()
+			fmt.Fprintf(&out, "> %s\n%s%s\n", line, strings.Replace(applied, "clocks ran out", "due applied", 1), h.discordCalls(&board))
+			continue
+		case "discord":
+			if err := h.discordSwitch(t, f[1:]); err != nil {
+				fail("%v", err)
+			}
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "app_permissions":
+			appPermissions = f[1]
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "install":
+			userInstall = f[1] == "user"
+			fmt.Fprintf(&out, "> %s\n\n", line)
 			continue
 		}
 		who, locale, _ := strings.Cut(f[0], ":")
@@ -148,8 +177,11 @@ func (h *harness) play(t *testing.T, script string) string {
 			}
 			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
 			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
+			fields["AppPermissions"], fields["UserInstallOnly"] = appPermissions, userInstall
 			file := "command.json"
 			switch place {
+			case "thread":
+				fields["Channel"] = h.newestThread(t)
 			case "dm":
 				file, fields["Channel"], fields["Context"] = "dm_command.json", groupDM, 2
 			case "botdm":
@@ -171,6 +203,8 @@ func (h *harness) play(t *testing.T, script string) string {
 			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
 			file := "component.json"
 			switch place {
+			case "thread":
+				fields["Channel"] = h.newestThread(t)
 			case "dm":
 				file, fields["Channel"] = "dm_component.json", groupDM
 			case "botdm":
@@ -187,7 +221,7 @@ func (h *harness) play(t *testing.T, script string) string {
 		}
 		h.tables.Wait()
 		h.bot.Wait()
-		fmt.Fprintf(&out, "> %s\n%s%s\n", line, transcribe(resp), h.edits.transcribe())
+		fmt.Fprintf(&out, "> %s\n%s%s%s\n", line, transcribe(resp), h.edits.transcribe(), h.discordCalls(&board))
 	}
 	return out.String()
 }

@@ -211,8 +211,42 @@ func ledgerKey(challenger string) string { return "challenges:" + challenger }
 // before saving the table; running it again for the same channel and
 // invitee only renews the entry.
 func (ts *Tables) ReserveChallenge(ctx context.Context, challenger, invitee, channel string, expires time.Time) error {
+	return ts.updateLedger(ctx, challenger, func(open []ledgerEntry) ([]ledgerEntry, error) {
+		open = slices.DeleteFunc(open, func(e ledgerEntry) bool {
+			return e.Channel == channel || !ts.stillOpen(ctx, challenger, e)
+		})
+		for _, e := range open {
+			if e.Invitee == invitee {
+				return nil, ErrAlreadyChallenged
+			}
+		}
+		if len(open) >= MaxOpenChallenges {
+			return nil, ErrTooManyChallenges
+		}
+		return append(open, ledgerEntry{Channel: channel, Invitee: invitee, Made: ts.now(), Expires: expires}), nil
+	})
+}
+
+// MoveChallenge records that challenger's open challenge to invitee,
+// reserved in channel from, now lives in channel to (a thread the game was
+// opened in). Nothing is changed when no such challenge is recorded.
+func (ts *Tables) MoveChallenge(ctx context.Context, challenger, invitee, from, to string) error {
+	return ts.updateLedger(ctx, challenger, func(open []ledgerEntry) ([]ledgerEntry, error) {
+		i := slices.IndexFunc(open, func(e ledgerEntry) bool { return e.Channel == from && e.Invitee == invitee })
+		if i < 0 {
+			return nil, nil
+		}
+		open[i].Channel = to
+		return open, nil
+	})
+}
+
+// updateLedger rewrites challenger's ledger with change, compare-and-swap:
+// a lost swap is another change by the same person, so it reads again.
+// change returns nil entries (and no error) to leave the ledger as it is.
+func (ts *Tables) updateLedger(ctx context.Context, challenger string, change func([]ledgerEntry) ([]ledgerEntry, error)) error {
 	key := ledgerKey(challenger)
-	for range 5 { // a lost compare-and-swap is another reservation by the same person: read again
+	for range 5 {
 		data, version, found, err := ts.store.LoadTable(ctx, key)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", key, err)
@@ -223,19 +257,11 @@ func (ts *Tables) ReserveChallenge(ctx context.Context, challenger, invitee, cha
 				return fmt.Errorf("decode %s: %w", key, err)
 			}
 		}
-		open = slices.DeleteFunc(open, func(e ledgerEntry) bool {
-			return e.Channel == channel || !ts.stillOpen(ctx, challenger, e)
-		})
-		for _, e := range open {
-			if e.Invitee == invitee {
-				return ErrAlreadyChallenged
-			}
+		next, err := change(open)
+		if err != nil || next == nil {
+			return err
 		}
-		if len(open) >= MaxOpenChallenges {
-			return ErrTooManyChallenges
-		}
-		open = append(open, ledgerEntry{Channel: channel, Invitee: invitee, Made: ts.now(), Expires: expires})
-		if data, err = json.Marshal(open); err != nil {
+		if data, err = json.Marshal(next); err != nil {
 			return err
 		}
 		_, saved, err := ts.store.SaveTable(ctx, Save{Channel: key, Data: data, Version: version, Now: ts.now()})

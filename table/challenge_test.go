@@ -187,7 +187,7 @@ func TestOnlyConsentingPlayersAreRated(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.advance(31 * time.Second) // bob starts the rematch and never moves
-		if _, err := ts.ExpireClock(ctx, "c"); err != nil {
+		if _, err := ts.ApplyDue(ctx, "c"); err != nil {
 			t.Fatal(err)
 		}
 		if r := st.lastResult(); r == nil || r.Rated() || len(r.Unconsenting) != 1 || r.Players[r.Unconsenting[0]] != "bob" {

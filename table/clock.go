@@ -110,15 +110,6 @@ func (t *Table) Due(now time.Time) bool {
 	return t.Phase == Playing && !t.Deadline.IsZero() && !now.Before(t.Deadline)
 }
 
-// nextDue is when the scheduler must next look at the table: the mover's
-// deadline, or an unanswered challenge's expiry; zero when neither.
-func (t *Table) nextDue() time.Time {
-	if t.Challenging() {
-		return t.InviteExpires
-	}
-	return t.Deadline
-}
-
 // ArmClock sets the deadline for the player to move when the turn has
 // changed since it was set (a fresh clock each move), and clears it when no
 // person is due to move on a clock. Tables calls it on every save; call it
@@ -268,45 +259,3 @@ func (ts *Tables) timeUpInAction(ctx context.Context, t *Table) error {
 // Wait waits for the after-save work that actions started in the background
 // (edits of board messages whose clock ran out): at shutdown, and in tests.
 func (ts *Tables) Wait() { ts.clocks.bg.Wait() }
-
-// ExpireClock applies a clock that has run out in channel, if it still has
-// (another process may have applied it, or a move may have beaten it). It
-// is one table save like any action's, so when several processes race it
-// exactly one applies it; the others find it applied, or lose the
-// compare-and-swap and report applied=false. The hook's after-save work
-// (the board message's edit) runs before it returns, outside the lock.
-func (ts *Tables) ExpireClock(ctx context.Context, channel string) (applied bool, err error) {
-	var after func(context.Context)
-	err = func() error {
-		defer ts.lock(channel)()
-		cur, err := ts.load(ctx, channel)
-		if err != nil || cur == nil {
-			return err
-		}
-		switch {
-		case cur.InvitationDue(ts.now()):
-			after, err = ts.applyLapse(ctx, cur)
-		case cur.Due(ts.now()):
-			after, err = ts.applyTimeUp(ctx, cur)
-		default:
-			ts.remember(cur)
-			return nil
-		}
-		if err != nil {
-			ts.forget(channel)
-			return err
-		}
-		applied = true
-		return nil
-	}()
-	if errors.Is(err, ErrConflict) {
-		return false, nil // another process wrote first: it applied this, or a move beat it
-	}
-	if err != nil {
-		return false, err
-	}
-	if after != nil {
-		after(ctx)
-	}
-	return applied, nil
-}

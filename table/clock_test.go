@@ -322,7 +322,7 @@ func TestTimeUpHook(t *testing.T) {
 		return cur, nil
 	})
 	c.advance(time.Minute)
-	if ok, err := ts.ExpireClock(context.Background(), "c"); !ok || err != nil {
+	if ok, err := ts.ApplyDue(context.Background(), "c"); !ok || err != nil {
 		t.Fatalf("expire: %v %v", ok, err)
 	}
 	if !slices.Equal(lost, []string{"alice"}) || afterRan != 1 {

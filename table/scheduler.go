@@ -8,11 +8,12 @@ import (
 	"time"
 )
 
-// DeadlineStore is what the clock scheduler asks the store: the deadlines
-// that Store.SaveTable keeps with each table (Save.Deadline).
+// DeadlineStore is what the scheduler asks the store: the deadlines that
+// Store.SaveTable keeps with each table (Save.Deadline, the table's NextDue:
+// a move clock's deadline, a thread's archive time).
 type DeadlineStore interface {
-	// NextDeadline returns the earliest deadline of any game, or ok=false
-	// when no game is on a clock.
+	// NextDeadline returns the earliest deadline of any table, or
+	// ok=false when nothing is due ever.
 	NextDeadline(ctx context.Context) (due time.Time, ok bool, err error)
 	// DueChannels returns up to limit channels whose deadline is at or
 	// before now, earliest first.
@@ -44,11 +45,12 @@ type SchedulerOptions struct {
 	After func(time.Duration) <-chan time.Time
 }
 
-// Scheduler enforces move clocks. It is driven by the store, not by timers
-// of its own games: it asks the store for the earliest deadline, sleeps
+// Scheduler applies what falls due on tables: move clocks that run out,
+// threads to archive. It is driven by the store, not by timers of its own
+// games: it asks the store for the earliest deadline, sleeps
 // until then (or until a save in this process sets an earlier one, or the
 // recheck interval passes, for other replicas' games), and applies every
-// due expiry through Tables.ExpireClock, an ordinary compare-and-swap save.
+// due deadline through Tables.ApplyDue, an ordinary compare-and-swap save.
 // Deadlines that passed while no process ran are applied by the first pass.
 type Scheduler struct {
 	ts      *Tables
@@ -163,8 +165,8 @@ func (s *Scheduler) nextWait(ctx context.Context) time.Duration {
 	return min(d, s.recheck)
 }
 
-// RunDue applies every clock that has run out now and returns how many this
-// call applied (others may have been applied by another process).
+// RunDue applies everything due now (clocks run out, threads to archive)
+// and returns how many this call applied (others may have been applied by another process).
 func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
 	applied := 0
 	for {
@@ -175,7 +177,7 @@ func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
 		progress := false
 		var errs []error
 		for _, ch := range due {
-			ok, err := s.ts.ExpireClock(ctx, ch)
+			ok, err := s.ts.ApplyDue(ctx, ch)
 			if err != nil {
 				errs = append(errs, err)
 				continue

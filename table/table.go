@@ -100,7 +100,8 @@ type Table struct {
 	challenge         // challenge.go: people invited who have not answered yet
 	result    *Result // set when the game finished in this action, saved with it
 
-	clockState // clock.go: the move clock, its deadline, who ran out
+	clockState  // clock.go: the move clock, its deadline, who ran out
+	threadState // archive.go: the thread it is played in, and its archiving
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -170,6 +171,7 @@ func New(prev *Table, guild, channel, creator string, r game.Rules, e game.Engin
 	}
 	if prev != nil {
 		t.version, t.Number = prev.version, prev.Number+1
+		t.carryThread(prev)
 	}
 	return t, nil
 }
@@ -397,6 +399,7 @@ func Rematch(cur *Table, user string, now time.Time) (*Table, error) {
 		version: cur.version,
 	}
 	next.Clock = cur.Clock
+	next.carryThread(cur)
 	if err := next.startIfFull(); err != nil {
 		return nil, err
 	}

@@ -48,7 +48,8 @@ type Tables struct {
 	trust bool                    // Options.SoleWriter: a cached table is the stored one
 	seen  recentIDs               // with trust: deliveries this process handled, for the dedupe a skipped read would have made
 
-	clocks clockHooks // clock.go
+	clocks  clockHooks  // clock.go
+	threads threadHooks // archive.go
 }
 
 // channelLock serialises actions in one channel; it is dropped from the map
@@ -326,11 +327,12 @@ func (ts *Tables) loadStored(ctx context.Context, channel string) ([]byte, int64
 func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 	t.Updated = ts.now()
 	t.ArmClock(t.Updated)
+	t.armArchive(t.Updated)
 	data, err := t.encode()
 	if err != nil {
 		return err
 	}
-	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.nextDue()}
+	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.NextDue()}
 	if d != nil && !d.Saved() {
 		save.Delivery = d.ID
 	}
@@ -346,7 +348,7 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 	}
 	t.version, t.result = version, nil
 	ts.remember(t)
-	ts.deadlineSaved(save.Deadline)
+	ts.deadlineSaved(t.NextDue())
 	return nil
 }
 

@@ -1,8 +1,13 @@
 // Package discordrest is a small client for the Discord REST calls the bot
 // makes outside an interaction's reply: editing a board message when a move
-// clock runs out. It edits the interaction's original response through its
-// token (a webhook call: no bot token needed, valid for 15 minutes), or a
-// channel message by its ID with the bot token.
+// clock runs out, and the threads games are played in (threads.go). It
+// edits the interaction's original response through its token (a webhook
+// call: no bot token needed, valid for 15 minutes), or a channel message by
+// its ID with the bot token.
+//
+// A call Discord answers 429 is made again after the retry_after it names,
+// a bounded number of times and only while the context's deadline leaves
+// room for the wait; otherwise the *Error says how long to wait.
 //
 // The base URL comes from configuration (DISCORD_API_URL), so tests point it
 // at a fake Discord on 127.0.0.1.
@@ -38,11 +43,24 @@ type Error struct {
 	Status  int
 	Code    int
 	Message string
+	// RetryAfter is how long Discord asked to wait before trying again
+	// (a 429 that could not be waited out); zero otherwise.
+	RetryAfter time.Duration
 }
 
 // Error implements error. It names no URL: the path holds a token.
 func (e *Error) Error() string {
+	if e.RetryAfter > 0 {
+		return fmt.Sprintf("discord: %d %s (code %d, retry after %v)", e.Status, e.Message, e.Code, e.RetryAfter)
+	}
 	return fmt.Sprintf("discord: %d %s (code %d)", e.Status, e.Message, e.Code)
+}
+
+// Discord returns the HTTP status, Discord's JSON error code and, for a
+// 429, how long to wait: what a caller that does not import this package
+// reads of the error.
+func (e *Error) Discord() (status, code int, retryAfter time.Duration) {
+	return e.Status, e.Code, e.RetryAfter
 }
 
 // Options configure a Client.
@@ -137,8 +155,45 @@ type editWithFiles struct {
 	Attachments []attachment `json:"attachments"`
 }
 
-// call makes one request; a JSON answer is decoded into out when not nil.
+// Retries after a 429: at most maxRetries more tries, and without a
+// context deadline no single wait longer than maxWait (with one, the
+// deadline bounds the waits).
+const (
+	maxRetries = 3
+	maxWait    = 5 * time.Second
+)
+
+// call makes one request, again after each 429 while the wait fits (see
+// maxRetries); a JSON answer is decoded into out when not nil.
 func (c *Client) call(ctx context.Context, method, path string, auth bool, contentType string, body []byte, out any) error {
+	for try := 0; ; try++ {
+		err := c.once(ctx, method, path, auth, contentType, body, out)
+		var de *Error
+		if !errors.As(err, &de) || de.Status != http.StatusTooManyRequests || try == maxRetries || !c.canWait(ctx, de.RetryAfter) {
+			return err
+		}
+		timer := time.NewTimer(de.RetryAfter)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return err
+		case <-timer.C:
+		}
+	}
+}
+
+// canWait reports whether waiting d leaves time for the call itself within
+// ctx's deadline (or, without one, whether d is at most maxWait).
+func (c *Client) canWait(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return d <= maxWait
+	}
+	return time.Until(deadline) > d
+}
+
+// once makes one request; a JSON answer is decoded into out when not nil.
+func (c *Client) once(ctx context.Context, method, path string, auth bool, contentType string, body []byte, out any) error {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -164,7 +219,7 @@ func (c *Client) call(ctx context.Context, method, path string, auth bool, conte
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 == 2 {
-		if out != nil {
+		if out != nil && resp.StatusCode != http.StatusNoContent {
 			if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
 				return fmt.Errorf("discordrest: %s: %w", method, err)
 			}
@@ -175,13 +230,25 @@ func (c *Client) call(ctx context.Context, method, path string, auth bool, conte
 	}
 	e := &Error{Status: resp.StatusCode, Message: http.StatusText(resp.StatusCode)}
 	var derr struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
+		Code       int      `json:"code"`
+		Message    string   `json:"message"`
+		RetryAfter *float64 `json:"retry_after"` // seconds, on a 429
 	}
 	if json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&derr) == nil {
 		e.Code = derr.Code
 		if derr.Message != "" {
 			e.Message = derr.Message
+		}
+		if derr.RetryAfter != nil && *derr.RetryAfter > 0 {
+			e.RetryAfter = time.Duration(*derr.RetryAfter * float64(time.Second))
+		}
+	}
+	if e.Status == http.StatusTooManyRequests && e.RetryAfter == 0 {
+		// No body (a proxy's answer): the Retry-After header, in seconds.
+		if secs, err := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64); err == nil && secs > 0 {
+			e.RetryAfter = time.Duration(secs * float64(time.Second))
+		} else {
+			e.RetryAfter = time.Second
 		}
 	}
 	return e

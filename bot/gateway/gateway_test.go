@@ -32,9 +32,7 @@ func TestGatewayEndToEnd(t *testing.T) {
 	fake.waitReady() // discordgo reconnects and resumes
 	fake.command(t, channel, bob, "move", testkit.Opt("position", "0,0")).mustBe(t, 4, false).mustHold(t, ":0:0", "O")
 	fake.command(t, channel, alice, "move", testkit.Opt("position", "0,2")).mustBe(t, 4, false).mustHold(t, ":0:2", "X")
-	fake.mu.Lock()
-	identifies, resumes := fake.identifies, fake.resumes
-	fake.mu.Unlock()
+	identifies, resumes := fake.Handshakes()
 	if identifies != 1 || resumes != 1 {
 		t.Errorf("identifies %d, resumes %d; want 1 and 1", identifies, resumes)
 	}

@@ -31,9 +31,15 @@ type wireInteraction struct {
 	GuildLocale *discordgo.Locale         `json:"guild_locale"`
 	Member      *struct {
 		User        *wireUser `json:"user"`
+		Nick        *string   `json:"nick"`
 		Permissions int64     `json:"permissions,string"`
 	} `json:"member"`
 	User *wireUser `json:"user"`
+	// AppPermissions and AuthorizingIntegrationOwners tell whether a game
+	// can be opened in a thread: what the bot may do in the channel, and
+	// whether the app is installed in the server ("0") or only to the user.
+	AppPermissions               int64                                           `json:"app_permissions,string"`
+	AuthorizingIntegrationOwners map[discordgo.ApplicationIntegrationType]string `json:"authorizing_integration_owners"`
 	// Message is the message a pressed button sits on: only its ID, which
 	// a move clock's edit needs (bot's showing).
 	Message *struct {
@@ -42,8 +48,11 @@ type wireInteraction struct {
 	Data json.RawMessage `json:"data"`
 }
 
+// wireUser is a user's ID and the names a thread named after them shows.
 type wireUser struct {
-	ID string `json:"id"`
+	ID         string `json:"id"`
+	Username   string `json:"username"`
+	GlobalName string `json:"global_name"`
 }
 
 // decodeInteraction reads an interaction's JSON into the discordgo type the
@@ -57,15 +66,19 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 	i := &discordgo.Interaction{
 		ID: w.ID, AppID: w.AppID, Type: w.Type, Token: w.Token, GuildID: w.GuildID, ChannelID: w.ChannelID,
 		Locale: w.Locale, GuildLocale: w.GuildLocale,
+		AppPermissions: w.AppPermissions, AuthorizingIntegrationOwners: w.AuthorizingIntegrationOwners,
 	}
 	if w.Member != nil {
 		i.Member = &discordgo.Member{Permissions: w.Member.Permissions}
+		if w.Member.Nick != nil {
+			i.Member.Nick = *w.Member.Nick
+		}
 		if w.Member.User != nil {
-			i.Member.User = &discordgo.User{ID: w.Member.User.ID}
+			i.Member.User = w.Member.User.user()
 		}
 	}
 	if w.User != nil {
-		i.User = &discordgo.User{ID: w.User.ID}
+		i.User = w.User.user()
 	}
 	if w.Message != nil {
 		i.Message = &discordgo.Message{ID: w.Message.ID}
@@ -83,6 +96,10 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		return nil, err
 	}
 	return i, nil
+}
+
+func (u *wireUser) user() *discordgo.User {
+	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
 }
 
 // decodeData decodes an interaction's data as a T. Absent data is an

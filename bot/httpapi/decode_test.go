@@ -23,22 +23,28 @@ type read struct {
 	HasMessage                           bool
 	Message                              string // its ID
 	Permissions                          int64
+	AppPermissions                       int64
+	Owners                               map[discordgo.ApplicationIntegrationType]string
+	Nick, Username, GlobalName           string // the member's, or the DM user's
 	Data                                 discordgo.InteractionData
 }
 
 func readOf(i *discordgo.Interaction) read {
-	r := read{ID: i.ID, AppID: i.AppID, Token: i.Token, GuildID: i.GuildID, ChannelID: i.ChannelID, Type: i.Type, Locale: string(i.Locale), Data: i.Data}
+	r := read{ID: i.ID, AppID: i.AppID, Token: i.Token, GuildID: i.GuildID, ChannelID: i.ChannelID, Type: i.Type, Locale: string(i.Locale), Data: i.Data,
+		AppPermissions: i.AppPermissions, Owners: i.AuthorizingIntegrationOwners}
 	if i.GuildLocale != nil {
 		r.HasGuildLocale, r.GuildLocale = true, string(*i.GuildLocale)
 	}
 	if i.Member != nil {
-		r.HasMember, r.Permissions = true, i.Member.Permissions
+		r.HasMember, r.Permissions, r.Nick = true, i.Member.Permissions, i.Member.Nick
 		if i.Member.User != nil {
 			r.HasMemberUser, r.MemberUser = true, i.Member.User.ID
+			r.Username, r.GlobalName = i.Member.User.Username, i.Member.User.GlobalName
 		}
 	}
 	if i.User != nil {
 		r.HasUser, r.User = true, i.User.ID
+		r.Username, r.GlobalName = i.User.Username, i.User.GlobalName
 	}
 	if i.Message != nil {
 		r.HasMessage, r.Message = true, i.Message.ID

@@ -1,0 +1,144 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// What falls due on a table at a time of its own, with nobody acting: a
+// move clock that runs out, a challenge left unanswered, a thread to
+// archive. The store keeps the
+// earliest such time with the table (Save.Deadline is NextDue), the
+// scheduler wakes for it, and ApplyDue applies whichever has come, as one
+// compare-and-swap save, so it happens once across restarts and replicas.
+// A new kind is one entry in dues.
+
+// DueKind is what has fallen due on a table.
+type DueKind uint8
+
+// What falls due.
+const (
+	NothingDue DueKind = iota
+	// ClockDue: the player to move has run out of time (clock.go).
+	ClockDue
+	// ArchiveDue: the thread's game ended ArchiveAfter ago (archive.go).
+	ArchiveDue
+	// ChallengeDue: a challenge went unanswered until it lapsed
+	// (challenge.go).
+	ChallengeDue
+)
+
+// String names the kind for logs.
+func (k DueKind) String() string {
+	for _, d := range dues {
+		if d.kind == k {
+			return d.name
+		}
+	}
+	return "nothing"
+}
+
+// due is one kind of thing that falls due: when it does on a table (zero:
+// not on this one), and how Tables applies it, under the channel's lock,
+// saving the table and returning what to do once the save is durable.
+type due struct {
+	kind  DueKind
+	name  string
+	at    func(t *Table) time.Time
+	apply func(ts *Tables, ctx context.Context, t *Table) (after func(context.Context), err error)
+}
+
+// dues are the kinds, most urgent first: when two are due at once, the
+// first applies first (and the next pass applies the other).
+var dues []due
+
+// init fills dues: in a function, because applying one saves the table,
+// whose save asks dues for NextDue, which a package-level initializer
+// cannot refer back to.
+func init() {
+	dues = []due{
+		{ClockDue, "clock", func(t *Table) time.Time {
+			if t.Phase != Playing {
+				return time.Time{}
+			}
+			return t.Deadline
+		}, (*Tables).applyTimeUp},
+		{ChallengeDue, "challenge", func(t *Table) time.Time {
+			if !t.Challenging() {
+				return time.Time{}
+			}
+			return t.InviteExpires
+		}, (*Tables).applyLapse},
+		{ArchiveDue, "archive", func(t *Table) time.Time { return t.ArchiveAt }, (*Tables).applyArchive},
+	}
+}
+
+// NextDue is the earliest time something falls due on t, zero when nothing
+// will: what the store keeps as the table's deadline (Save.Deadline) for
+// the scheduler.
+func (t *Table) NextDue() time.Time {
+	var next time.Time
+	for _, d := range dues {
+		if at := d.at(t); !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	return next
+}
+
+// DueNow returns what has fallen due on t at now, the most urgent first.
+func (t *Table) DueNow(now time.Time) DueKind {
+	if d := t.dueNow(now); d != nil {
+		return d.kind
+	}
+	return NothingDue
+}
+
+func (t *Table) dueNow(now time.Time) *due {
+	for i := range dues {
+		if at := dues[i].at(t); !at.IsZero() && !now.Before(at) {
+			return &dues[i]
+		}
+	}
+	return nil
+}
+
+// ApplyDue applies whatever has fallen due in channel (a clock run out, a
+// challenge lapsed, a thread to archive), if it still has: another process may have applied it,
+// or an action may have beaten it (a move, a rematch). It is one table save
+// like any action's, so when several processes race it exactly one applies
+// it; the others find it applied, or lose the compare-and-swap and report
+// applied=false. What is to be done after the save (the board message's
+// edit, the thread's archiving) runs before it returns, outside the lock.
+func (ts *Tables) ApplyDue(ctx context.Context, channel string) (applied bool, err error) {
+	var after func(context.Context)
+	err = func() error {
+		defer ts.lock(channel)()
+		cur, err := ts.load(ctx, channel)
+		if err != nil || cur == nil {
+			return err
+		}
+		d := cur.dueNow(ts.now())
+		if d == nil {
+			ts.remember(cur)
+			return nil
+		}
+		if after, err = d.apply(ts, ctx, cur); err != nil {
+			ts.forget(channel)
+			return err
+		}
+		applied = true
+		return nil
+	}()
+	if errors.Is(err, ErrConflict) {
+		return false, nil // another process wrote first: it applied this, or an action beat it
+	}
+	if err != nil {
+		return false, err
+	}
+	if after != nil {
+		after(ctx)
+	}
+	return applied, nil
+}
