@@ -150,7 +150,7 @@ func postedMessage(body []byte) *discordgo.InteractionResponse {
 func TestThreadsPlayLikeChannels(t *testing.T) {
 	h := newHarness(t)
 	fake := h.withThreads(t)
-	publicText(t, h.as(alice, "new", userOpt(optOpponent, bob, false)))
+	h.challenge(t, channel, alice, bob)
 	line := publicText(t, h.as(carol, "new", opt(optClock, 60), userOpt(optOpponent, "800000000000000004", false)))
 	threads := fake.Threads()
 	if len(threads) != 1 || threads[0].Parent != channel || threads[0].AutoArchive != threadAutoArchive {
@@ -160,11 +160,18 @@ func TestThreadsPlayLikeChannels(t *testing.T) {
 	if !strings.Contains(line, "<#"+th+">") {
 		t.Fatalf("the channel's line %q does not link the thread", line)
 	}
-	if msgs := fake.Messages(th); len(msgs) != 1 || !strings.Contains(string(msgs[0].Body), "Game on") {
-		t.Fatalf("the thread's messages %+v", msgs)
+	if msgs := fake.Messages(th); len(msgs) != 1 || !strings.Contains(string(msgs[0].Body), "ttt:accept:") {
+		t.Fatalf("the thread's messages %+v: want the challenge, with its buttons", msgs)
 	}
 	tbl := h.load(th)
-	if parent, ok := tbl.InThread(); !ok || parent != channel || tbl.Shown.Message == "" {
+	if parent, ok := tbl.InThread(); !ok || parent != channel || !tbl.Challenging() || tbl.Shown.Message == "" {
+		t.Fatalf("the thread's challenge: parent %q (%v), shown %+v", parent, ok, tbl.Shown)
+	}
+	if text := publicText(t, h.in(th, "800000000000000004", "join")); !strings.Contains(text, "Game on") {
+		t.Fatalf("accepting in the thread: %s", text)
+	}
+	tbl = h.load(th) // the board is now the accepting reply, edited through its token
+	if parent, ok := tbl.InThread(); !ok || parent != channel || tbl.Shown.Token == "" {
 		t.Fatalf("the thread's table: parent %q (%v), shown %+v", parent, ok, tbl.Shown)
 	}
 	// The channel's own game is untouched and still played there.

@@ -228,9 +228,9 @@ func TestMissingMessageFallsBack(t *testing.T) {
 	de := c.For("de")
 	for _, tc := range []struct{ key, want string }{
 		{"button.join", "Beitreten"},
-		{"help.title", "**Tic-tac-toe, any size** — one game per channel."}, // missing in de
-		{"button.rematch", "Rematch"},                                       // broken in de
-		{"button.newer", "Newer"},                                           // logic in de
+		{"help.title", "**Tic-tac-toe, any size** — one game per channel or thread."}, // missing in de
+		{"button.rematch", "Rematch"}, // broken in de
+		{"button.newer", "Newer"},     // logic in de
 	} {
 		if got := de.Say(tc.key, nil); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.key, got, tc.want)
