@@ -163,12 +163,3 @@ func (h *harness) challenge(tb testing.TB, ch, challenger, invitee string, opts 
 	publicText(tb, h.in(ch, challenger, "new", append(opts, userOpt(optOpponent, invitee, false))...))
 	return publicText(tb, h.in(ch, invitee, "join"))
 }
-
-// seated opens a game in ch by creator with opts that joiner joins at once
-// (no challenge, so no limit on how many one person opens): the board that
-// starts the game.
-func (h *harness) seated(tb testing.TB, ch, creator, joiner string, opts ...option) string {
-	tb.Helper()
-	publicText(tb, h.in(ch, creator, "new", opts...))
-	return publicText(tb, h.in(ch, joiner, "join"))
-}
