@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,29 +120,11 @@ func TestThreadThroughBinary(t *testing.T) {
 // returns the reply's content and whether it was public.
 func threadCommand(tb testing.TB, p *proc, id, channel, user, sub string) (string, bool) {
 	tb.Helper()
-	body, _ := json.Marshal(map[string]any{
-		"id": id, "application_id": "1000000000000000001", "type": 2, "token": "t", "version": 1,
-		"guild_id": "900000000000000001", "channel_id": channel, "guild_locale": "en-US", "locale": "en-US",
-		"member":                         map[string]any{"user": map[string]any{"id": user, "username": "u"}, "permissions": "0"},
-		"app_permissions":                "2248473465835073",
-		"authorizing_integration_owners": map[string]any{"0": "900000000000000001"},
-		"data":                           map[string]any{"id": "2", "name": "ttt", "type": 1, "options": []any{map[string]any{"type": 1, "name": sub, "options": []any{}}}},
-	})
-	req, _ := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
-	testKey.Sign(req.Header, body, time.Now())
-	resp, err := http.DefaultClient.Do(req)
+	fields := testkit.CommandFields(channel, user, sub, 0, nil)
+	fields["ID"] = id
+	text, public, err := p.send(testkit.Raw(tb, "command.json", fields))
 	if err != nil {
 		tb.Fatalf("%s %s: %v\nlogs:\n%s", user, sub, err, p.logs)
 	}
-	defer resp.Body.Close()
-	var out struct {
-		Data struct {
-			Content string `json:"content"`
-			Flags   int    `json:"flags"`
-		} `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		tb.Fatalf("%s %s: status %d: %v", user, sub, resp.StatusCode, err)
-	}
-	return out.Data.Content, out.Data.Flags&64 == 0
+	return text, public
 }

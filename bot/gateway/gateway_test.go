@@ -42,8 +42,15 @@ func TestGatewayEndToEnd(t *testing.T) {
 func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
+	connect(t, fake, bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})}))
+	return fake
+}
+
+// connect runs b behind a gateway on fake through the real Session, until
+// the test ends.
+func connect(t *testing.T, fake *fakeDiscord, b *bot.Bot) {
+	t.Helper()
 	api, _ := url.Parse(fake.apiURL())
-	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})})
 	gw, err := New(b, Options{Token: "test-token", GuildID: guild, APIURL: api})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +65,6 @@ func startGateway(t *testing.T) *fakeDiscord {
 		gw.Close(context.Background())
 	})
 	fake.waitReady()
-	return fake
 }
 
 var interactionSeq atomic.Int64

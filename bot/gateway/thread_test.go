@@ -1,11 +1,8 @@
 package gateway
 
 import (
-	"context"
-	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tttbot/tttbot/internal/testkit"
 
@@ -21,24 +18,8 @@ import (
 // the game is played there.
 func TestThreadThroughGateway(t *testing.T) {
 	fake := newFakeDiscord(t)
-	api, _ := url.Parse(fake.apiURL())
 	rest := discordrest.New(discordrest.Options{BaseURL: fake.apiURL(), BotToken: "test-token", HTTP: fake.Client()})
-	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()}), Threads: rest})
-	gw, err := New(b, Options{Token: "test-token", GuildID: guild, APIURL: api})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := gw.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		gw.session.ShouldReconnectOnError = false
-		gw.Close(context.Background())
-	})
-	fake.waitReady()
-
+	connect(t, fake, bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()}), Threads: rest}))
 	fake.opened(t, channel).mustBe(t, 4, false).mustShowBoard(t)
 	if text, _ := fake.command(t, channel, bob, "new").mustBe(t, 4, false).content(); !strings.Contains(text, "<#") {
 		t.Fatalf("the second game's reply names no thread: %q", text)
