@@ -35,6 +35,8 @@ import (
 	"github.com/tttbot/tttbot/cli"
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -254,13 +256,13 @@ func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (sto
 func openStore(ctx context.Context, db config.Database) (table.Store, func() error, error) {
 	switch db.Kind {
 	case config.SQLite:
-		s, err := store.OpenSQLite(ctx, db.Path)
+		s, err := sqlite.Open(ctx, db.Path)
 		if err != nil {
 			return nil, nil, err
 		}
 		return s, s.Close, nil
 	case config.Postgres:
-		s, err := store.OpenPostgres(ctx, db.DSN)
+		s, err := postgres.Open(ctx, db.DSN)
 		if err != nil {
 			return nil, nil, err
 		}

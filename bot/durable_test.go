@@ -11,7 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/store/storetest"
 	"github.com/tttbot/tttbot/table"
 )
@@ -21,7 +22,7 @@ import (
 func durableStores(b *testing.B) map[string]func(*testing.B) table.Store {
 	return map[string]func(*testing.B) table.Store{
 		"sqlite": func(b *testing.B) table.Store {
-			s, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -29,7 +30,7 @@ func durableStores(b *testing.B) map[string]func(*testing.B) table.Store {
 			return s
 		},
 		"postgres": func(b *testing.B) table.Store {
-			s, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(b))
+			s, err := postgres.Open(context.Background(), storetest.PostgresURL(b))
 			if err != nil {
 				b.Fatal(err)
 			}

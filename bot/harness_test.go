@@ -12,6 +12,8 @@ import (
 	"github.com/tttbot/tttbot/bot/bottest"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -139,7 +141,8 @@ func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
 // Every store satisfies the interface table declares.
 var (
 	_ table.Store = (*store.Memory)(nil)
-	_ table.Store = (*store.SQL)(nil)
+	_ table.Store = (*sqlite.Store)(nil)
+	_ table.Store = (*postgres.Store)(nil)
 )
 
 func coord(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

@@ -285,7 +285,7 @@ func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished
 }
 
 // FirstDelivery reports whether this is the interaction's first delivery to
-// this process, remembering it for a day (as *SQL does, across nothing).
+// this process, remembering it for a day (HandledFor).
 func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -316,11 +316,11 @@ func (m *Memory) Remember(_ context.Context, interactionID string, now time.Time
 }
 
 // remember records an interaction ID, forgetting those older than a day
-// every pruneEvery. m.mu is held.
+// every PruneEvery. m.mu is held.
 func (m *Memory) remember(interactionID string, now time.Time) {
-	if now.Sub(m.pruned) > pruneEvery {
+	if now.Sub(m.pruned) > PruneEvery {
 		for id, at := range m.handled {
-			if now.Sub(at) > keepDeliveries {
+			if now.Sub(at) > HandledFor {
 				delete(m.handled, id)
 			}
 		}

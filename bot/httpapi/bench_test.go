@@ -14,7 +14,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/game"
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -27,7 +27,7 @@ import (
 func BenchmarkHTTPConnectFour(b *testing.B) {
 	s := newSigner(b)
 	s.now = time.Now() // SQLite stamps are real
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
