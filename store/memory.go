@@ -284,20 +284,8 @@ func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished
 	return table.Finished{}, false, nil
 }
 
-// FirstDelivery reports whether this is the interaction's first delivery to
-// this process, remembering it for a day (HandledFor).
-func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, seen := m.handled[interactionID]; seen {
-		return false, nil
-	}
-	m.remember(interactionID, now)
-	return true, nil
-}
-
 // Handled reports whether the interaction was recorded as handled: by a
-// save (table.Save.Delivery), Remember or FirstDelivery.
+// save (table.Save.Delivery) or Remember.
 func (m *Memory) Handled(_ context.Context, interactionID string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -129,15 +129,6 @@ func (s *Store) SaveTable(ctx context.Context, save table.Save) (int64, bool, er
 	return r.Version, r.OK, r.Err
 }
 
-// FirstDelivery records an interaction ID as handled and reports whether
-// this is its first delivery: false when it was recorded already. It is
-// durable when it returns, sharing the write batch's COMMIT; now (the
-// application's clock) stamps it.
-func (s *Store) FirstDelivery(ctx context.Context, interactionID string, now time.Time) (bool, error) {
-	r := s.w.Do(ctx, &groupcommit.Op{Kind: groupcommit.Delivery, ID: interactionID, At: now})
-	return r.OK, r.Err
-}
-
 // Remember records an interaction ID as handled, for an interaction that
 // saved nothing. It does not wait for the COMMIT (nothing the user sees
 // depends on it): the record joins the next batch.
