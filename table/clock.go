@@ -264,7 +264,7 @@ func (ts *Tables) ExpireClock(ctx context.Context, channel string) (applied bool
 	var after func(context.Context)
 	err = func() error {
 		defer ts.lock(channel)()
-		cur, err := ts.load(ctx, channel)
+		cur, err := ts.load(ctx, channel, nil)
 		if err != nil || cur == nil {
 			return err
 		}

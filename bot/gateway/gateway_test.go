@@ -45,7 +45,8 @@ func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
 	api, _ := url.Parse(fake.apiURL())
-	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})})
+	st := store.NewMemory()
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st}), Records: st})
 	gw, err := New(b, Options{Token: "test-token", GuildID: guild, APIURL: api})
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 	}
 	defer st.Close()
 	now := func() time.Time { return s.now }
-	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now})})
+	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now}), Records: st})
 	h := NewHandler(bt, Options{PublicKey: s.pub, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()

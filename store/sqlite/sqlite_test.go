@@ -292,7 +292,7 @@ func TestClockRunsOutWhileDown(t *testing.T) {
 	now = now.Add(2 * time.Hour)
 	st = mustOpen(t, path, options{})
 	tables = table.NewTables(table.Options{Store: st, Now: clock})
-	sched, err := table.NewScheduler(tables, table.SchedulerOptions{})
+	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,11 +27,11 @@ import (
 	"github.com/tttbot/tttbot/table"
 )
 
-// Store is what every store offers: table.Store's methods, the reads that
-// dedupe and clock deadlines need, and readiness.
+// Store is what every store offers: the session store, the read model,
+// clock deadlines, the dedupe record, and readiness.
 type Store interface {
 	table.Store
-	table.HandledLoader
+	table.Records
 	table.DeadlineStore
 	Handled(ctx context.Context, interactionID string) (bool, error)
 	Remember(ctx context.Context, interactionID string, now time.Time)
@@ -197,7 +197,7 @@ func (c *testClock) advance(d time.Duration) {
 func newReplica(tb testing.TB, st Store, c *testClock) replica {
 	tb.Helper()
 	ts := table.NewTables(table.Options{Store: st, Now: c.Now})
-	s, err := table.NewScheduler(ts, table.SchedulerOptions{})
+	s, err := table.NewScheduler(ts, table.SchedulerOptions{Store: st})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -370,16 +370,13 @@ func basics(t *testing.T, s Store) {
 		if none, err := s.Tally(ctx, "g1", "nobody"); err != nil || none.Games() != 0 || none.Player != "nobody" {
 			t.Fatalf("nobody: %+v %v", none, err)
 		}
-		top, err := s.Leaderboard(ctx, "g1", 3)
-		if err != nil {
-			t.Fatal(err)
+		for p, want := range map[string]table.Tally{"dan": {Player: "dan", Wins: 1}, "cat": {Player: "cat", Losses: 1, Draws: 1}} {
+			if got, err := s.Tally(ctx, "g1", p); err != nil || got != want {
+				t.Fatalf("%s: %+v %v, want %+v", p, got, err, want)
+			}
 		}
-		want := []table.Tally{{Player: "ann", Wins: 2, Losses: 1}, {Player: "dan", Wins: 1}, {Player: "cat", Losses: 1, Draws: 1}}
-		if fmt.Sprint(top) != fmt.Sprint(want) {
-			t.Fatalf("leaderboard %+v, want %+v", top, want)
-		}
-		if g2, _ := s.Leaderboard(ctx, "g2", 10); len(g2) != 2 || g2[0].Player != "zed" {
-			t.Fatalf("scopes leak: %+v", g2)
+		if zed, err := s.Tally(ctx, "g2", "zed"); err != nil || zed != (table.Tally{Player: "zed", Wins: 1}) {
+			t.Fatalf("zed in g2: %+v %v", zed, err)
 		}
 	})
 	t.Run("ConflictRecordsNoResult", func(t *testing.T) {
@@ -1252,8 +1249,7 @@ func tablesOnReplicas(t *testing.T, open OpenPair) {
 	reps := []*table.Tables{newReplica(t, stores[0], c).tables, newReplica(t, stores[1], c).tables}
 	OpenClockedGame(t, reps[0], "rep")
 	move := func(ts *table.Tables, id, user, typed string) error {
-		ctx := table.WithDelivery(context.Background(), &table.Delivery{ID: id})
-		return ts.Do(ctx, "rep", func(_ context.Context, cur *table.Table) (*table.Table, error) {
+		_, err := ts.Deliver(context.Background(), "rep", id, func(_ context.Context, cur *table.Table) (*table.Table, error) {
 			tb, err := table.Current(cur)
 			if err != nil {
 				return nil, err
@@ -1264,6 +1260,7 @@ func tablesOnReplicas(t *testing.T, open OpenPair) {
 			tb.FinishIfOver()
 			return tb, nil
 		})
+		return err
 	}
 	users := []string{"alice", "bob"}
 	for i, m := range []string{"0,0", "1,1", "0,1", "0,2"} {

@@ -131,7 +131,7 @@ const tallyColumns = `player,
 	SUM(CASE WHEN outcome = 'loss' THEN 1 ELSE 0 END),
 	SUM(CASE WHEN outcome = 'draw' THEN 1 ELSE 0 END)`
 
-// Tally answers as table.Store asks.
+// Tally answers as table.Records asks.
 func (r *Reader) Tally(ctx context.Context, scope, player string) (table.Tally, error) {
 	t := table.Tally{Player: player}
 	err := r.DB.QueryRowContext(ctx, `SELECT `+tallyColumns+` FROM result_players WHERE scope = ? AND player = ? GROUP BY player`,
@@ -145,26 +145,7 @@ func (r *Reader) Tally(ctx context.Context, scope, player string) (table.Tally, 
 	return t, nil
 }
 
-// Leaderboard answers as table.Store asks, ordered as sortStandings orders.
-func (r *Reader) Leaderboard(ctx context.Context, scope string, limit int) ([]table.Tally, error) {
-	rows, err := r.DB.QueryContext(ctx, `SELECT `+tallyColumns+` AS w FROM result_players WHERE scope = ? GROUP BY player
-		ORDER BY 2 DESC, 3 ASC, 4 DESC, player ASC LIMIT ?`, scope, limit)
-	if err != nil {
-		return nil, fmt.Errorf("leaderboard: %w", err)
-	}
-	defer rows.Close()
-	var out []table.Tally
-	for rows.Next() {
-		var t table.Tally
-		if err := rows.Scan(&t.Player, &t.Wins, &t.Losses, &t.Draws); err != nil {
-			return nil, fmt.Errorf("leaderboard: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
-}
-
-// Ratings answers as table.Store asks.
+// Ratings answers as table.Records asks.
 func (r *Reader) Ratings(ctx context.Context, scope, player string) ([]table.Standing, error) {
 	rows, err := r.DB.QueryContext(ctx, `SELECT kind, mu, sigma, games FROM ratings WHERE scope = ? AND player = ?`, scope, player)
 	if err != nil {
@@ -192,7 +173,7 @@ func sortByKind(sts []table.Standing) {
 	})
 }
 
-// RatingBoard answers as table.Store asks.
+// RatingBoard answers as table.Records asks.
 func (r *Reader) RatingBoard(ctx context.Context, scope string, kind table.Kind, limit int) ([]table.Standing, error) {
 	rows, err := r.DB.QueryContext(ctx, `SELECT player, mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND games > 0
 		ORDER BY mu - 3 * sigma DESC, player ASC LIMIT ?`, scope, kind.String(), limit)
@@ -211,7 +192,7 @@ func (r *Reader) RatingBoard(ctx context.Context, scope string, kind table.Kind,
 	return out, rows.Err()
 }
 
-// History answers as table.Store asks.
+// History answers as table.Records asks.
 func (r *Reader) History(ctx context.Context, q table.HistoryQuery) ([]table.Finished, error) {
 	query, args := `SELECT result_id FROM result_players WHERE player = ?`, []any{q.Player}
 	if q.Scope != table.Everywhere {
@@ -247,7 +228,7 @@ func (r *Reader) History(ctx context.Context, q table.HistoryQuery) ([]table.Fin
 	return out, nil
 }
 
-// LastFinished answers as table.Store asks.
+// LastFinished answers as table.Records asks.
 func (r *Reader) LastFinished(ctx context.Context, channel string) (table.Finished, bool, error) {
 	var id int64
 	err := r.DB.QueryRowContext(ctx, `SELECT id FROM results WHERE channel = ? ORDER BY id DESC LIMIT 1`, channel).Scan(&id)
@@ -260,7 +241,7 @@ func (r *Reader) LastFinished(ctx context.Context, channel string) (table.Finish
 	return r.FinishedGame(ctx, id)
 }
 
-// FinishedGame answers as table.Store asks.
+// FinishedGame answers as table.Records asks.
 func (r *Reader) FinishedGame(ctx context.Context, id int64) (table.Finished, bool, error) {
 	f := table.Finished{ID: id}
 	res := &f.Result
