@@ -16,10 +16,8 @@ import (
 
 // Options configure a Bot.
 type Options struct {
-	Tables *table.Tables // the channels' game sessions (required)
-	// Records are the finished games that results, standings, history and
-	// replays read: the store Tables saves to (required).
-	Records  table.Records
+	Tables   *table.Tables // the channels' game sessions (required)
+	Records  table.Records // finished games, for results, standings, history, replays: the store Tables saves to (required)
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
 	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
