@@ -102,7 +102,7 @@ func (r *Reader) NextDeadline(ctx context.Context) (due time.Time, ok bool, err 
 	if raw == nil {
 		return time.Time{}, false, nil
 	}
-	due, err = ReadStamp(raw)
+	due, err = readStamp(raw)
 	return due, err == nil, err
 }
 
@@ -255,7 +255,7 @@ func (r *Reader) FinishedGame(ctx context.Context, id int64) (table.Finished, bo
 	case err != nil:
 		return f, false, fmt.Errorf("finished game %d: %w", id, err)
 	}
-	if f.At, err = ReadStamp(at); err != nil {
+	if f.At, err = readStamp(at); err != nil {
 		return f, false, fmt.Errorf("finished game %d: %w", id, err)
 	}
 	res.Tokens = strings.Fields(tokens)
@@ -293,9 +293,9 @@ func (r *Reader) FinishedGame(ctx context.Context, id int64) (table.Finished, bo
 	return f, true, nil
 }
 
-// ReadStamp reads a time stamp as the dialect keeps it: text on SQLite
+// readStamp reads a time stamp as the dialect keeps it: text on SQLite
 // (UTC, RFC 3339 in milliseconds), a time on PostgreSQL.
-func ReadStamp(v any) (time.Time, error) {
+func readStamp(v any) (time.Time, error) {
 	switch t := v.(type) {
 	case time.Time:
 		return t.UTC(), nil
