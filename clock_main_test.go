@@ -11,7 +11,7 @@ import (
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -24,7 +24,7 @@ import (
 func TestClockRanOutWhileDown(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data", "tttbot.db")
 	ctx := context.Background()
-	st, err := store.OpenSQLite(ctx, path)
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,12 @@ func TestImportsPointOneWay(t *testing.T) {
 		"render":                        {"game"},
 		"table":                         {"game", "rating", "token"},
 		"store":                         {"table"},
-		"store/storetest":               {},
+		"store/internal/groupcommit":    {"store", "table"},
+		"store/internal/sqlread":        {"store", "table"},
+		"store/internal/results":        {"table"},
+		"store/sqlite":                  {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
+		"store/postgres":                {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
+		"store/storetest":               {"game", "store", "table"},
 		"config":                        {"internal/redact"},
 		"internal/redact":               {},
 		"token":                         {"game"},
@@ -66,7 +71,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"internal/golden":               {},
 		"internal/fakediscord":          {},                                     // tests' Discord on 127.0.0.1: gateway and REST
 		"cmd/loadtest":                  {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
-		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "table"},
+		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")
 	for pkg, imps := range imports {

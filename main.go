@@ -35,6 +35,8 @@ import (
 	"github.com/tttbot/tttbot/cli"
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -123,24 +125,24 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("starting", "config", cfg)
 	openCtx, cancel := context.WithTimeout(ctx, openWithin)
 	defer cancel()
-	st, closeStore, err := openStore(openCtx, cfg.Database)
+	st, err := openStore(openCtx, cfg.Database)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer st.close()
 	// The one clock: every time stamp (tables, results, signature ages)
 	// comes from now, so tests and replicas agree on what time it is.
 	now := time.Now
 	// Only PostgreSQL is shared by replicas: over SQLite or memory this
 	// process is the only writer, and its cache spares a read an action.
 	sole := cfg.Database.Kind != config.Postgres
-	tables := table.NewTables(table.Options{Store: st, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
+	tables := table.NewTables(table.Options{Store: st.tables, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	rest := restClient(cfg)
-	b := bot.New(bot.Options{Tables: tables, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
-	if err := b.Metrics.Register(writeMetrics(st)...); err != nil {
+	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
+	if err := b.Metrics.Register(writeMetrics(st.stats)...); err != nil {
 		return err
 	}
-	stopClocks := runClocks(ctx, tables, log)
+	stopClocks := runClocks(ctx, tables, st.deadlines, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
 	if cfg.PprofAddr != "" {
@@ -159,7 +161,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		}
 		srv = &http.Server{
 			Handler: httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
-				Deduper: deduper(st), Ready: readiness(st)}),
+				Deduper: st.deduper, Ready: st.ready}),
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,
@@ -238,12 +240,12 @@ func threads(cfg config.Config, rest *discordrest.Client) bot.Threads {
 	return rest
 }
 
-// runClocks enforces move clocks and archives finished games' threads
-// until the returned stop is called: first whatever fell due while no bot
-// ran, then each deadline as it comes. stop waits for the scheduler and
-// for edits in flight.
-func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (stop func()) {
-	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Logger: log})
+// runClocks enforces move clocks, lapses unanswered challenges and archives
+// finished games' threads until the returned stop is called: first
+// whatever fell due while no bot ran, then each deadline as it comes. stop
+// waits for the scheduler and for edits in flight.
+func runClocks(ctx context.Context, tables *table.Tables, deadlines table.DeadlineStore, log *slog.Logger) (stop func()) {
+	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Store: deadlines, Logger: log})
 	if err != nil {
 		log.Warn("move clocks are not enforced", "err", err)
 		return func() {}
@@ -261,46 +263,65 @@ func runClocks(ctx context.Context, tables *table.Tables, log *slog.Logger) (sto
 	}
 }
 
-// openStore opens the store DATABASE_URL names, as the interface the bot
-// needs. config.Load has already refused every other kind of URL.
-func openStore(ctx context.Context, db config.Database) (table.Store, func() error, error) {
-	switch db.Kind {
-	case config.SQLite:
-		s, err := store.OpenSQLite(ctx, db.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		return s, s.Close, nil
-	case config.Postgres:
-		s, err := store.OpenPostgres(ctx, db.DSN)
-		if err != nil {
-			return nil, nil, err
-		}
-		return s, s.Close, nil
-	case config.Memory:
-		return store.NewMemory(), func() error { return nil }, nil
-	}
-	return nil, nil, fmt.Errorf("DATABASE_URL: unknown kind of database %v", db.Kind)
+// openedStore is the store DATABASE_URL names, as each part of the bot
+// takes it.
+type openedStore struct {
+	tables    table.Store         // the channels' sessions
+	records   table.Records       // finished games, for the bot's queries
+	deadlines table.DeadlineStore // the move clocks' deadlines, for the scheduler
+	deduper   httpapi.Deduper     // handled interactions, for the HTTP transport
+	ready     httpapi.Readier     // whether it still writes, for /healthz
+	stats     func() store.WriteStats
+	close     func() error
 }
 
-// readiness is what /healthz asks: whether the store still accepts writes
-// (every store here can say; nil would mean always ready).
-func readiness(st table.Store) httpapi.Readier {
-	r, _ := st.(httpapi.Readier)
-	return r
+// everyStore is what each store here offers.
+type everyStore interface {
+	table.Store
+	table.Records
+	table.DeadlineStore
+	httpapi.Deduper
+	httpapi.Readier
+}
+
+// views hands each part of the bot its view of s; stats is nil for a store
+// that writes nothing durable.
+func views(s everyStore, stats func() store.WriteStats, close func() error) openedStore {
+	return openedStore{tables: s, records: s, deadlines: s, deduper: s, ready: s, stats: stats, close: close}
+}
+
+// openStore opens the store DATABASE_URL names. config.Load has already
+// refused every other kind of URL.
+func openStore(ctx context.Context, db config.Database) (openedStore, error) {
+	switch db.Kind {
+	case config.SQLite:
+		s, err := sqlite.Open(ctx, db.Path)
+		if err != nil {
+			return openedStore{}, err
+		}
+		return views(s, s.WriteStats, s.Close), nil
+	case config.Postgres:
+		s, err := postgres.Open(ctx, db.DSN)
+		if err != nil {
+			return openedStore{}, err
+		}
+		return views(s, s.WriteStats, s.Close), nil
+	case config.Memory:
+		return views(store.NewMemory(), nil, func() error { return nil }), nil
+	}
+	return openedStore{}, fmt.Errorf("DATABASE_URL: unknown kind of database %v", db.Kind)
 }
 
 // writeMetrics exports how a durable store's group commit shares its
-// COMMITs (store.WriteStats): for the operator, rate(writes)/rate(commits)
-// is the mean batch and rate(busy)/rate(commits) the time a batch takes.
-// The memory store writes nothing durable and has none.
-func writeMetrics(st table.Store) []prometheus.Collector {
-	s, ok := st.(interface{ WriteStats() store.WriteStats })
-	if !ok {
+// COMMITs (stats): for the operator, rate(writes)/rate(commits) is the mean
+// batch and rate(busy)/rate(commits) the time a batch takes. The memory
+// store writes nothing durable and has none (stats is nil).
+func writeMetrics(stats func() store.WriteStats) []prometheus.Collector {
+	if stats == nil {
 		return nil
 	}
 	counter := func(name, help string, value func(store.WriteStats) float64) prometheus.Collector {
-		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return value(s.WriteStats()) })
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return value(stats()) })
 	}
 	return []prometheus.Collector{
 		counter("tttbot_store_commits_total", "Transactions the store's writer committed, each one flush to disk, each covering every write that queued meanwhile.",
@@ -310,13 +331,6 @@ func writeMetrics(st table.Store) []prometheus.Collector {
 		counter("tttbot_store_busy_seconds_total", "Time the store's writer spent running batches, statements and commit.",
 			func(w store.WriteStats) float64 { return w.Busy.Seconds() }),
 	}
-}
-
-// deduper remembers handled interaction IDs in the store, so a replayed or
-// retried interaction is applied once, across restarts and replicas.
-func deduper(st table.Store) httpapi.Deduper {
-	d, _ := st.(httpapi.Deduper)
-	return d
 }
 
 // healthcheck asks the local bot's /healthz; the Dockerfile's HEALTHCHECK

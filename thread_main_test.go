@@ -11,7 +11,7 @@ import (
 	"github.com/tttbot/tttbot/bot/discordrest"
 	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -23,7 +23,7 @@ func TestThreadArchivedWhileDown(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data", "tttbot.db")
 	ctx := context.Background()
 	fake := fakediscord.New(t)
-	st, err := store.OpenSQLite(ctx, path)
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestThreadArchivedWhileDown(t *testing.T) {
 	p.kill()
 	// The archiving was saved before the call: nothing is due any more,
 	// so no restart archives it again.
-	st, err = store.OpenSQLite(ctx, path)
+	st, err = sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +93,13 @@ func TestThreadArchivedWhileDown(t *testing.T) {
 
 // TestThreadThroughBinary: the real binary, with its token and its
 // embedded SQLite (a sole writer, deduping HTTP deliveries), opens a busy
-// channel's second game in a thread on a fake Discord, and the game is
-// played there; the interaction, replayed, makes no second thread.
+// channel's second game in a thread on a fake Discord; killed with SIGKILL
+// right after and restarted, it still knows the thread's game, which is
+// played there, and the interaction, replayed, makes no second thread.
 func TestThreadThroughBinary(t *testing.T) {
 	fake := fakediscord.New(t)
-	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"), "DISCORD_API_URL="+fake.APIURL(), "DISCORD_TOKEN=test-token")
+	db, env := "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"), []string{"DISCORD_API_URL=" + fake.APIURL(), "DISCORD_TOKEN=test-token"}
+	p := startBot(t, db, env...)
 	if text, ok := threadCommand(t, p, "1190000000000100001", chanA, userA, "new"); !ok {
 		t.Fatalf("first game: %s", text)
 	}
@@ -106,6 +108,8 @@ func TestThreadThroughBinary(t *testing.T) {
 	if !ok || len(threads) != 1 || !strings.Contains(text, "<#"+threads[0].ID+">") {
 		t.Fatalf("second game: %s (threads %+v)\nlogs:\n%s", text, threads, p.logs)
 	}
+	p.kill() // the thread was just made: its game and the interaction's record must both be durable
+	p = startBot(t, db, env...)
 	if text, ok := threadCommand(t, p, "1190000000000100002", chanA, userB, "new"); ok || len(fake.Threads()) != 1 {
 		t.Fatalf("the replayed interaction: %s, threads %+v", text, fake.Threads())
 	}

@@ -18,6 +18,7 @@ import (
 // Options configure a Bot.
 type Options struct {
 	Tables   *table.Tables // the channels' game sessions (required)
+	Records  table.Records // finished games, for results, standings, history, replays: the store Tables saves to (required)
 	Logger   *slog.Logger  // structured logs; nil discards them
 	AIBudget time.Duration // the computer's thinking time a move; 0 means ai.DefaultBudget
 	Editor   Editor        // edits board messages when a clock runs out; nil: the next interaction shows it
@@ -37,6 +38,7 @@ type Options struct {
 // Tables serialises the actions in one channel.
 type Bot struct {
 	tables   *table.Tables
+	records  table.Records
 	log      *slog.Logger
 	aiBudget time.Duration
 	editor   Editor
@@ -52,7 +54,7 @@ type Bot struct {
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
+	b := &Bot{tables: opt.Tables, records: opt.Records, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -79,40 +81,51 @@ func New(opt Options) *Bot {
 // one polite ephemeral line and a log entry. (A panic is a bug and is not
 // recovered here: the transports recover it per request, so tests see it.)
 func (b *Bot) Serve(ctx context.Context, i *discordgo.Interaction) Response {
-	start := time.Now() // a duration: the wall clock, not the application's
-	in, resp, outcome := b.serve(ctx, i)
-	b.Metrics.observe(in, outcome, time.Since(start))
+	resp, _ := b.serveTimed(ctx, i, false)
 	return resp
 }
 
-func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction, Response, Outcome) {
+// serveTimed is Serve, recording i's ID with the action's save when
+// deliver is set (see ServeOnce).
+func (b *Bot) serveTimed(ctx context.Context, i *discordgo.Interaction, deliver bool) (Response, bool) {
+	start := time.Now() // a duration: the wall clock, not the application's
+	in, resp, outcome, recorded := b.serve(ctx, i, deliver)
+	b.Metrics.observe(in, outcome, time.Since(start))
+	return resp, recorded
+}
+
+// serve answers i; with deliver, the action's save records i's ID as
+// handled (table.Tables.Deliver), and recorded says whether it did.
+func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction, deliver bool) (_ *Interaction, _ Response, _ Outcome, recorded bool) {
 	if i.Type == discordgo.InteractionPing {
-		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}, Answered
+		return &Interaction{ID: i.ID, Type: i.Type}, Response{Kind: Pong}, Answered, false
 	}
 	in, err := parseInteraction(i)
 	in.Private, in.Public = b.words.For(in.Locale), b.words.For(in.publicLocale())
 	if i.Type == discordgo.InteractionApplicationCommandAutocomplete {
 		if err != nil {
-			return in, Response{Kind: Choices}, Refused
+			return in, Response{Kind: Choices}, Refused, false
 		}
-		return in, b.autocomplete(ctx, in), Answered
+		return in, b.autocomplete(ctx, in), Answered, false
 	}
 	if err != nil {
-		return b.refused(ctx, in, err)
+		in, resp, outcome := b.refused(ctx, in, err)
+		return in, resp, outcome, false
 	}
 	e := routeTable[in.Route]
 	if e.query != nil {
 		resp, err := e.query(b, ctx, in)
 		if err != nil {
-			return b.refused(ctx, in, err)
+			in, resp, outcome := b.refused(ctx, in, err)
+			return in, resp, outcome, false
 		}
-		return in, resp, Answered
+		return in, resp, Answered, false
 	}
 	// The reply is laid out inside the action, under the channel's lock: the
 	// table is shared (cached) and the next action may change it as soon as
 	// the lock is released.
 	var resp Response
-	err = b.tables.Do(ctx, in.Channel, func(ctx context.Context, cur *table.Table) (*table.Table, error) {
+	act := func(ctx context.Context, cur *table.Table) (*table.Table, error) {
 		next, r, err := e.table(b, ctx, in, cur)
 		if err != nil {
 			return nil, err
@@ -123,12 +136,18 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 		}
 		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return b.showing(in, i, cur, next, resp), nil
-	})
+	}
+	if deliver {
+		recorded, err = b.tables.Deliver(ctx, in.Channel, i.ID, act)
+	} else {
+		err = b.tables.Do(ctx, in.Channel, act)
+	}
 	if errors.As(err, new(threadMove)) && in.Route == RouteNew {
-		return b.openInThread(ctx, in) // thread.go: outside the channel's lock
+		return b.openInThread(ctx, in, i.ID, deliver) // thread.go: outside the channel's lock
 	}
 	if err != nil {
-		return b.refused(ctx, in, err)
+		in, resp, outcome := b.refused(ctx, in, err)
+		return in, resp, outcome, recorded
 	}
 	if after := resp.afterSave; after != nil {
 		b.bg.Add(1)
@@ -137,7 +156,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction) (*Interaction
 			after(context.WithoutCancel(ctx))
 		}()
 	}
-	return in, resp, Accepted
+	return in, resp, Accepted, recorded
 }
 
 // refused is serve's answer to err, with its outcome.
@@ -153,11 +172,26 @@ func (b *Bot) refused(ctx context.Context, in *Interaction, err error) (*Interac
 // interaction is logged with its stack and answered with the polite internal
 // line, instead of taking the process (and every other channel) down.
 func (b *Bot) ServeRecovering(ctx context.Context, i *discordgo.Interaction) (resp Response) {
-	defer func() {
-		if p := recover(); p != nil {
-			b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
-			resp = ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
-		}
-	}()
+	defer b.recovering(ctx, i, &resp)
 	return b.Serve(ctx, i)
+}
+
+// ServeOnce is ServeRecovering for a transport that dedupes: the save of
+// the action i asks for records i's ID as handled in the same transaction,
+// and an ID handled before is answered as a duplicate without applying it
+// (table.Tables.Deliver). recorded reports whether a save recorded the ID;
+// when it did not (a refusal, a look, a query), the transport records it
+// by other means.
+func (b *Bot) ServeOnce(ctx context.Context, i *discordgo.Interaction) (resp Response, recorded bool) {
+	defer b.recovering(ctx, i, &resp)
+	return b.serveTimed(ctx, i, true)
+}
+
+// recovering, deferred, answers a panic while handling i (logged with its
+// stack) with the polite internal line in *resp.
+func (b *Bot) recovering(ctx context.Context, i *discordgo.Interaction, resp *Response) {
+	if p := recover(); p != nil {
+		b.log.ErrorContext(ctx, "panic while handling an interaction", "interaction", i.ID, "panic", p, "stack", string(debug.Stack()))
+		*resp = ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
+	}
 }

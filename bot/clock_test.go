@@ -61,7 +61,7 @@ func (r *editRecorder) transcribe() string {
 // expire is the scheduler's pass, and what it edited.
 func (h *harness) expire() string {
 	h.tb.Helper()
-	s, err := table.NewScheduler(h.tables, table.SchedulerOptions{})
+	s, err := table.NewScheduler(h.tables, table.SchedulerOptions{Store: h.store})
 	if err != nil {
 		h.tb.Fatal(err)
 	}

@@ -11,25 +11,25 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/store/storetest"
-	"github.com/tttbot/tttbot/table"
 )
 
 // durableStores opens each durable store for a benchmark, skipping
 // PostgreSQL when TEST_DATABASE_URL is unset.
-func durableStores(b *testing.B) map[string]func(*testing.B) table.Store {
-	return map[string]func(*testing.B) table.Store{
-		"sqlite": func(b *testing.B) table.Store {
-			s, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+func durableStores(b *testing.B) map[string]func(*testing.B) testStore {
+	return map[string]func(*testing.B) testStore{
+		"sqlite": func(b *testing.B) testStore {
+			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { s.Close() })
 			return s
 		},
-		"postgres": func(b *testing.B) table.Store {
-			s, err := store.OpenPostgres(context.Background(), storetest.PostgresURL(b))
+		"postgres": func(b *testing.B) testStore {
+			s, err := postgres.Open(context.Background(), storetest.PostgresURL(b))
 			if err != nil {
 				b.Fatal(err)
 			}

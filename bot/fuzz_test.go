@@ -29,7 +29,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add([]byte(`{"type":3,"channel_id":"1","user":{"id":"2"},"data":{"custom_id":"ttt:col:1.0:-5"}}`))
 
 	st := store.NewMemory()
-	b := New(Options{Tables: table.NewTables(table.Options{Store: st}), AIBudget: 20 * time.Millisecond})
+	b := New(Options{Tables: table.NewTables(table.Options{Store: st}), Records: st, AIBudget: 20 * time.Millisecond})
 	// Open a game so moves, clicks and autocomplete reach the engine.
 	b.Serve(context.Background(), interaction(f, "command.json", commandFields(channel, alice, "new", 0, []option{userOpt("opponent", bob, false)})))
 	b.Serve(context.Background(), interaction(f, "command.json", commandFields(channel, bob, "join", 0, nil)))

@@ -13,6 +13,8 @@ import (
 	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -41,7 +43,7 @@ type harness struct {
 	tb     testing.TB
 	bot    *Bot
 	tables *table.Tables
-	store  table.Store
+	store  testStore
 	edits  *editRecorder // board messages edited when a clock ran out
 	// discord is the fake Discord the bot's threads go to, once a script
 	// says "discord threads" (thread_test.go); nil before.
@@ -54,11 +56,19 @@ func newHarness(tb testing.TB) *harness {
 	return newHarnessOn(tb, store.NewMemory(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 }
 
+// testStore is what a harness needs of a store: the session store, the
+// read model and the clocks' deadlines, as every store offers them.
+type testStore interface {
+	table.Store
+	table.Records
+	table.DeadlineStore
+}
+
 // newHarnessOn is a harness on st with its clock starting at now.
-func newHarnessOn(tb testing.TB, st table.Store, now time.Time) *harness {
+func newHarnessOn(tb testing.TB, st testStore, now time.Time) *harness {
 	h := &harness{tb: tb, store: st, now: now, edits: &editRecorder{}}
 	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
-	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget, Editor: h.edits})
+	h.bot = New(Options{Tables: h.tables, Records: st, AIBudget: testAIBudget, Editor: h.edits})
 	h.bot.learnIDAfter = []time.Duration{0} // the recorder answers at once
 	return h
 }
@@ -148,10 +158,11 @@ func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
 	}
 }
 
-// Every store satisfies the interface table declares.
+// Every store satisfies the interfaces table declares.
 var (
-	_ table.Store = (*store.Memory)(nil)
-	_ table.Store = (*store.SQL)(nil)
+	_ testStore = (*store.Memory)(nil)
+	_ testStore = (*sqlite.Store)(nil)
+	_ testStore = (*postgres.Store)(nil)
 )
 
 func coord(r, c int) game.Coord { return game.Coord{Row: r, Col: c} }

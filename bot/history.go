@@ -48,7 +48,7 @@ func (b *Bot) historyPage(ctx context.Context, in *Interaction, user string, off
 		scope = table.Everywhere
 	}
 	// One more than a page: whether there is an older page.
-	games, err := b.tables.Store().History(ctx, table.HistoryQuery{Player: user, Scope: scope, Offset: offset, Limit: historyPage + 1})
+	games, err := b.records.History(ctx, table.HistoryQuery{Player: user, Scope: scope, Offset: offset, Limit: historyPage + 1})
 	if err != nil {
 		return Response{}, err
 	}

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -333,18 +332,4 @@ func (in *Interaction) publicLocale() string {
 		return in.GuildLocale
 	}
 	return in.Locale
-}
-
-// Delivery is the interaction a transport that dedupes is serving: Serve
-// with WithDelivery's context records its ID in the same transaction as the
-// action's save (table.Delivery).
-type Delivery = table.Delivery
-
-// HandledLoader is a store that checks a delivery as it loads the table
-// (table.HandledLoader): a transport over one needs no check of its own.
-type HandledLoader = table.HandledLoader
-
-// WithDelivery returns ctx carrying d, for Serve.
-func WithDelivery(ctx context.Context, d *Delivery) context.Context {
-	return table.WithDelivery(ctx, d)
 }

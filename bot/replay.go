@@ -17,7 +17,7 @@ import (
 // whose id game: names (from /ttt history), or this channel's last one. A
 // game from elsewhere is replayed only for its players (VisibleTo).
 func (b *Bot) replay(ctx context.Context, in *Interaction) (Response, error) {
-	st := b.tables.Store()
+	st := b.records
 	var (
 		f     table.Finished
 		found bool

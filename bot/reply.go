@@ -89,24 +89,6 @@ func ephemeral(text string) Response {
 	return Response{Kind: Message, Ephemeral: true, Content: clip(text)}
 }
 
-// Duplicate is the ephemeral notice for an interaction that was already
-// handled (a replayed request, Discord's retry, or another replica got it
-// first): the transport answers it instead of serving i again.
-//
-// A duplicate only found when its save commits (two deliveries of one ID at
-// once) gets the same line, from Serve: the save fails with
-// table.ErrDuplicate.
-func (b *Bot) Duplicate(i *discordgo.Interaction) Response {
-	return ephemeral(b.words.For(string(i.Locale)).Say("refuse.duplicate", nil))
-}
-
-// Internal is the polite ephemeral line for a failure on the bot's side that
-// happened in a transport, before any handler ran (e.g. the dedupe store is
-// down): nothing was changed.
-func (b *Bot) Internal(i *discordgo.Interaction) Response {
-	return ephemeral(b.words.For(string(i.Locale)).Say("refuse.internal", nil))
-}
-
 // public is a reply everyone in the channel sees, pinging only ping (the
 // users named, never roles or @everyone, whatever a name or token holds).
 func public(text string, ping ...string) Response {

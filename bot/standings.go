@@ -20,7 +20,7 @@ func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	st := b.tables.Store()
+	st := b.records
 	t, err := st.Tally(ctx, in.Guild, user)
 	if err != nil {
 		return Response{}, err
@@ -69,7 +69,7 @@ func (b *Bot) leaderboard(ctx context.Context, in *Interaction) (Response, error
 		kinds = []table.Kind{k}
 	}
 	for _, k := range kinds {
-		board, err := b.tables.Store().RatingBoard(ctx, scope, k, leaderboardSize)
+		board, err := b.records.RatingBoard(ctx, scope, k, leaderboardSize)
 		if err != nil {
 			return Response{}, err
 		}

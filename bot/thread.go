@@ -131,6 +131,10 @@ type threadMove struct{}
 
 func (threadMove) Error() string { return "the game opens in a new thread" }
 
+// Is makes errors.Is(err, table.ErrElsewhere) true: the interaction is
+// handled in the thread, whose save records it.
+func (threadMove) Is(target error) bool { return target == table.ErrElsewhere }
+
 // placeHere decides where /ttt new opens its game, from the interaction and
 // the channel's table: nil for here; threadMove for a new thread; or why
 // neither can be (a *ThreadError, or table.ErrGameOpen where a busy channel
@@ -172,12 +176,13 @@ func (b *Bot) placeHere(in *Interaction, cur *table.Table) error {
 // is started, the board posted in it, and the game saved with the thread
 // as its channel. When the board cannot be posted or the game saved, the
 // thread is deleted. The reply, in the channel, says where the game went.
-func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, Response, Outcome) {
+func (b *Bot) openInThread(ctx context.Context, in *Interaction, id string, deliver bool) (_ *Interaction, _ Response, _ Outcome, recorded bool) {
 	here := *in
 	here.placed = true
 	t, r, err := b.newGame(ctx, &here, nil)
 	if err != nil {
-		return b.refused(ctx, in, err)
+		in, resp, outcome := b.refused(ctx, in, err)
+		return in, resp, outcome, false
 	}
 	resp := decorate(in.Public, r, t, false)
 	parent := in.Channel
@@ -189,11 +194,10 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 	if err != nil {
 		return b.threadFailed(ctx, in, thread, err)
 	}
-	// The interaction was handled in its channel (the action there moved the
-	// game here), so the thread's save does not record its delivery: a sole
-	// writer would take it for a replay. The transport records it once this
-	// returns, as for any action that saved nothing in its channel.
-	err = b.tables.Do(WithDelivery(ctx, nil), thread, func(_ context.Context, cur *table.Table) (*table.Table, error) {
+	// The thread's save records the interaction (the channel's action left
+	// it unhandled: table.ErrElsewhere), so a replay after a crash finds it
+	// and makes no second thread.
+	save := func(_ context.Context, cur *table.Table) (*table.Table, error) {
 		if cur != nil {
 			return nil, fmt.Errorf("new thread %s already has a table: %w", thread, table.ErrConflict)
 		}
@@ -203,7 +207,12 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 			t.ShowBoard(table.Shown{Message: message, Locale: in.Public.Locale()})
 		}
 		return t, nil
-	})
+	}
+	if deliver {
+		recorded, err = b.tables.Deliver(ctx, thread, id, save)
+	} else {
+		err = b.tables.Do(ctx, thread, save)
+	}
 	if err != nil {
 		return b.threadFailed(ctx, in, thread, err)
 	}
@@ -215,7 +224,7 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction) (*Interaction, 
 		}
 	}
 	w := in.Public
-	return in, public(w.Say("headline.thread", locales.Data{"Creator": mention(in.User), "Thread": channelMention(thread)})), Accepted
+	return in, public(w.Say("headline.thread", locales.Data{"Creator": mention(in.User), "Thread": channelMention(thread)})), Accepted, recorded
 }
 
 // startThread starts the game's thread from parent: a public thread, or
@@ -230,7 +239,7 @@ func (b *Bot) startThread(ctx context.Context, parent, name string) (string, err
 }
 
 // threadFailed deletes thread (when one was started) and refuses with why.
-func (b *Bot) threadFailed(ctx context.Context, in *Interaction, thread string, err error) (*Interaction, Response, Outcome) {
+func (b *Bot) threadFailed(ctx context.Context, in *Interaction, thread string, err error) (*Interaction, Response, Outcome, bool) {
 	if thread != "" {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupWithin)
 		defer cancel()
@@ -245,10 +254,12 @@ func (b *Bot) threadFailed(ctx context.Context, in *Interaction, thread string, 
 	if !errors.As(err, &te) {
 		b.log.WarnContext(ctx, "thread: Discord refused", "channel", in.Channel, "thread", thread, "err", err)
 		if te = threadErrorOf(err); te == nil {
-			return b.refused(ctx, in, err) // the store failing, or a bug: the polite line
+			in, resp, outcome := b.refused(ctx, in, err) // the store failing, a duplicate, or a bug
+			return in, resp, outcome, false
 		}
 	}
-	return b.refused(ctx, in, te)
+	in, resp, outcome := b.refused(ctx, in, te)
+	return in, resp, outcome, false
 }
 
 // threadErrorOf reads a failed Discord call: nil when err is not one.

@@ -396,16 +396,15 @@ func TestThreadWithDelivery(t *testing.T) {
 			h := newHarness(t)
 			st := store.NewMemory()
 			h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, SoleWriter: sole})
-			h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget})
+			h.bot = New(Options{Tables: h.tables, Records: st, AIBudget: testAIBudget})
 			fake := h.withThreads(t)
 			// As bot/httpapi serves: a delivery no save recorded is
-			// remembered once Serve returns.
+			// remembered once ServeOnce returns.
 			serve := func(id, user string) *discordgo.InteractionResponse {
 				fields := commandFields(channel, user, "new", 0, nil)
 				fields["ID"] = id
-				d := &Delivery{ID: id}
-				resp := h.bot.Serve(WithDelivery(t.Context(), d), interaction(t, "command.json", fields))
-				if !d.Saved() {
+				resp, recorded := h.bot.ServeOnce(t.Context(), interaction(t, "command.json", fields))
+				if !recorded {
 					st.Remember(t.Context(), id, h.clock())
 				}
 				return resp.InteractionResponse(false)

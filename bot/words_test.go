@@ -38,7 +38,7 @@ func testWords(tb testing.TB) *locales.Catalog {
 
 func newHarnessWords(tb testing.TB, words *locales.Catalog) *harness {
 	h := newHarness(tb)
-	h.bot = New(Options{Tables: h.tables, AIBudget: testAIBudget, Words: words})
+	h.bot = New(Options{Tables: h.tables, Records: h.store, AIBudget: testAIBudget, Words: words})
 	return h
 }
 

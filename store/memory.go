@@ -50,7 +50,7 @@ func (m *Memory) LoadTable(_ context.Context, channel string) ([]byte, int64, bo
 	return slices.Clone(t.data), t.version, ok, nil
 }
 
-// LoadTableHandled implements table.HandledLoader.
+// LoadTableHandled implements table.Store.
 func (m *Memory) LoadTableHandled(_ context.Context, channel, interactionID string) ([]byte, int64, bool, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -95,7 +95,7 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 	return version + 1, true, nil
 }
 
-// Tally implements table.Store.
+// Tally implements table.Records.
 func (m *Memory) Tally(_ context.Context, scope, player string) (table.Tally, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -103,36 +103,6 @@ func (m *Memory) Tally(_ context.Context, scope, player string) (table.Tally, er
 		return *t, nil
 	}
 	return table.Tally{Player: player}, nil
-}
-
-// Leaderboard implements table.Store.
-func (m *Memory) Leaderboard(_ context.Context, scope string, limit int) ([]table.Tally, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []table.Tally
-	for key, t := range m.tallies {
-		if key[0] == scope {
-			out = append(out, *t)
-		}
-	}
-	sortStandings(out)
-	return out[:min(limit, len(out))], nil
-}
-
-// sortStandings orders tallies best first: most wins, then fewest losses,
-// then most draws, then by player ID so the order is stable.
-func sortStandings(ts []table.Tally) {
-	slices.SortFunc(ts, func(a, b table.Tally) int {
-		switch {
-		case a.Wins != b.Wins:
-			return b.Wins - a.Wins
-		case a.Losses != b.Losses:
-			return a.Losses - b.Losses
-		case a.Draws != b.Draws:
-			return b.Draws - a.Draws
-		}
-		return strings.Compare(a.Player, b.Player)
-	})
 }
 
 // setDeadline keeps the channel's clock deadline; zero removes it.
@@ -210,7 +180,7 @@ func (m *Memory) record(now time.Time, r *table.Result) {
 	m.games = append(m.games, table.Finished{ID: int64(len(m.games) + 1), At: now, Result: cp})
 }
 
-// Ratings implements table.Store.
+// Ratings implements table.Records.
 func (m *Memory) Ratings(_ context.Context, scope, player string) ([]table.Standing, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -223,7 +193,7 @@ func (m *Memory) Ratings(_ context.Context, scope, player string) ([]table.Stand
 	return out, nil
 }
 
-// RatingBoard implements table.Store.
+// RatingBoard implements table.Records.
 func (m *Memory) RatingBoard(_ context.Context, scope string, kind table.Kind, limit int) ([]table.Standing, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -242,7 +212,7 @@ func (m *Memory) RatingBoard(_ context.Context, scope string, kind table.Kind, l
 	return out[:min(limit, len(out))], nil
 }
 
-// History implements table.Store.
+// History implements table.Records.
 func (m *Memory) History(_ context.Context, q table.HistoryQuery) ([]table.Finished, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -262,7 +232,7 @@ func (m *Memory) History(_ context.Context, q table.HistoryQuery) ([]table.Finis
 	return out, nil
 }
 
-// FinishedGame implements table.Store.
+// FinishedGame implements table.Records.
 func (m *Memory) FinishedGame(_ context.Context, id int64) (table.Finished, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -272,7 +242,7 @@ func (m *Memory) FinishedGame(_ context.Context, id int64) (table.Finished, bool
 	return m.games[id-1], true, nil
 }
 
-// LastFinished implements table.Store.
+// LastFinished implements table.Records.
 func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -284,20 +254,8 @@ func (m *Memory) LastFinished(_ context.Context, channel string) (table.Finished
 	return table.Finished{}, false, nil
 }
 
-// FirstDelivery reports whether this is the interaction's first delivery to
-// this process, remembering it for a day (as *SQL does, across nothing).
-func (m *Memory) FirstDelivery(_ context.Context, interactionID string, now time.Time) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, seen := m.handled[interactionID]; seen {
-		return false, nil
-	}
-	m.remember(interactionID, now)
-	return true, nil
-}
-
 // Handled reports whether the interaction was recorded as handled: by a
-// save (table.Save.Delivery), Remember or FirstDelivery.
+// save (table.Save.Delivery) or Remember.
 func (m *Memory) Handled(_ context.Context, interactionID string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -316,11 +274,11 @@ func (m *Memory) Remember(_ context.Context, interactionID string, now time.Time
 }
 
 // remember records an interaction ID, forgetting those older than a day
-// every pruneEvery. m.mu is held.
+// every PruneEvery. m.mu is held.
 func (m *Memory) remember(interactionID string, now time.Time) {
-	if now.Sub(m.pruned) > pruneEvery {
+	if now.Sub(m.pruned) > PruneEvery {
 		for id, at := range m.handled {
-			if now.Sub(at) > keepDeliveries {
+			if now.Sub(at) > HandledFor {
 				delete(m.handled, id)
 			}
 		}

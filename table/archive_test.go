@@ -100,7 +100,7 @@ func TestThreadArchivedAnHourAfterItsGame(t *testing.T) {
 	restarted := clockedTables(t, st, c) // another process on the same store
 	rec := &archiveRecorder{}
 	restarted.OnArchive(rec.archive)
-	sched, err := NewScheduler(restarted, SchedulerOptions{})
+	sched, err := NewScheduler(restarted, SchedulerOptions{Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestRematchInThreadCancelsArchive(t *testing.T) {
 			ts := clockedTables(t, st, c)
 			rec := &archiveRecorder{}
 			ts.OnArchive(rec.archive)
-			sched, _ := NewScheduler(ts, SchedulerOptions{})
+			sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 			openInThread(t, ts, "th")
 			resign(t, ts, "th")
 			c.advance(30 * time.Minute)
@@ -186,7 +186,7 @@ func TestReplicasArchiveThreadOnce(t *testing.T) {
 		for range 2 {
 			ts := clockedTables(t, st, c)
 			ts.OnArchive(rec.archive)
-			s, err := NewScheduler(ts, SchedulerOptions{})
+			s, err := NewScheduler(ts, SchedulerOptions{Store: st})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +237,7 @@ func TestFailedArchiveTriedAgain(t *testing.T) {
 				}
 				return nil
 			})
-			sched, _ := NewScheduler(ts, SchedulerOptions{})
+			sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 			openInThread(t, ts, "th")
 			resign(t, ts, "th")
 			clk.advance(ArchiveAfter)

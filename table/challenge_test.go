@@ -82,16 +82,16 @@ func TestChallengeAnswers(t *testing.T) {
 	})
 	for _, tc := range []struct {
 		name   string
-		act    func(ts *Tables, c *clock) error
+		act    func(ts *Tables, st *clockStore, c *clock) error
 		reason EndReason
 	}{
-		{"Declined", func(ts *Tables, _ *clock) error { return answer(ts, "c", "bob", false) }, Declined},
-		{"Withdrawn", func(ts *Tables, _ *clock) error {
+		{"Declined", func(ts *Tables, _ *clockStore, _ *clock) error { return answer(ts, "c", "bob", false) }, Declined},
+		{"Withdrawn", func(ts *Tables, _ *clockStore, _ *clock) error {
 			return ts.Do(ctx, "c", func(_ context.Context, cur *Table) (*Table, error) { return cur, cur.End("alice", false) })
 		}, Withdrawn},
-		{"LapsedByTheScheduler", func(ts *Tables, c *clock) error {
+		{"LapsedByTheScheduler", func(ts *Tables, st *clockStore, c *clock) error {
 			c.advance(DefaultChallengeTimeout)
-			s, err := NewScheduler(ts, SchedulerOptions{})
+			s, err := NewScheduler(ts, SchedulerOptions{Store: st})
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ func TestChallengeAnswers(t *testing.T) {
 			}
 			return err
 		}, Unanswered},
-		{"LapsedFoundByTheAnswer", func(ts *Tables, c *clock) error {
+		{"LapsedFoundByTheAnswer", func(ts *Tables, _ *clockStore, c *clock) error {
 			c.advance(DefaultChallengeTimeout + time.Second)
 			if err := answer(ts, "c", "bob", true); !closedBy(Unanswered)(err) {
 				return fmt.Errorf("a late accept: %v", err)
@@ -118,7 +118,7 @@ func TestChallengeAnswers(t *testing.T) {
 			if err := answer(ts, "c", "carol", true); !errors.Is(err, ErrNotInvited) {
 				t.Fatalf("carol accepting bob's challenge: %v", err)
 			}
-			if err := tc.act(ts, c); err != nil {
+			if err := tc.act(ts, st, c); err != nil {
 				t.Fatal(err)
 			}
 			tbl := mustLoad(t, ts, "c")

@@ -129,7 +129,7 @@ func TestClockRunsOut(t *testing.T) {
 	t.Run("TwoPlayersTheOtherWins", func(t *testing.T) {
 		st, c := newClockStore(), &clock{now: start}
 		ts := clockedTables(t, st, c)
-		sched, err := NewScheduler(ts, SchedulerOptions{})
+		sched, err := NewScheduler(ts, SchedulerOptions{Store: st})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestClockRunsOut(t *testing.T) {
 	t.Run("ThreePlayersTheRestPlayOn", func(t *testing.T) {
 		st, c := newClockStore(), &clock{now: start}
 		ts := clockedTables(t, st, c)
-		sched, _ := NewScheduler(ts, SchedulerOptions{})
+		sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 		openClocked(t, ts, "c", "alice", "bob", "carol")
 		c.advance(time.Minute)
 		if n, _ := sched.RunDue(ctx); n != 1 {
@@ -240,8 +240,8 @@ func TestReplicasRaceOneExpiry(t *testing.T) {
 	for round := range 50 {
 		st, c := newClockStore(), &clock{now: start}
 		a, b := clockedTables(t, st, c), clockedTables(t, st, c)
-		sa, _ := NewScheduler(a, SchedulerOptions{})
-		sb, _ := NewScheduler(b, SchedulerOptions{})
+		sa, _ := NewScheduler(a, SchedulerOptions{Store: st})
+		sb, _ := NewScheduler(b, SchedulerOptions{Store: st})
 		openClocked(t, a, "c", "alice", "bob")
 		c.advance(time.Hour)
 		var wg sync.WaitGroup
@@ -276,7 +276,7 @@ func TestSchedulerAtStartAndWakingEarly(t *testing.T) {
 
 	ts := clockedTables(t, st, c)
 	waits, fire := make(chan time.Duration, 10), make(chan time.Time)
-	sched, _ := NewScheduler(ts, SchedulerOptions{After: func(d time.Duration) <-chan time.Time { waits <- d; return fire }})
+	sched, _ := NewScheduler(ts, SchedulerOptions{Store: st, After: func(d time.Duration) <-chan time.Time { waits <- d; return fire }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- sched.Run(ctx) }()

@@ -1,41 +1,29 @@
 package table
 
-import (
-	"context"
-	"sync/atomic"
-)
+import "context"
 
-// A Delivery is the interaction a request is handling, as far as saving
-// needs it: its ID, so that the save of the action it asks for records the
-// ID as handled in the same transaction (Save.Delivery). The transport that
-// dedupes (bot/httpapi) puts one in the request's context; a retried or
-// replayed ID then cannot apply twice, and there is no moment at which the
-// ID is recorded while the move is not (or the other way round), whatever
-// crashes when.
-//
-// With a HandledLoader store, Tables also checks the ID when it loads the
-// action's table, and an ID handled before fails the action with
+// Deliver is Do for the action an interaction asks for: the action's save
+// records interactionID as handled in the same transaction (Save.Delivery),
+// so a retried or replayed interaction cannot apply twice, and there is no
+// moment at which the ID is recorded while the move is not (or the other
+// way round), whatever crashes when. The table's load reads the ID's
+// record with the table, and an ID handled before fails the action with
 // ErrDuplicate before it runs.
-type Delivery struct {
-	ID    string
-	saved atomic.Bool
+//
+// recorded reports whether a save recorded the ID: when it did not (the
+// action was refused, or changed nothing), the caller records it by other
+// means if it must.
+func (ts *Tables) Deliver(ctx context.Context, channel, interactionID string, act Action) (recorded bool, err error) {
+	d := &delivery{id: interactionID}
+	err = ts.do(ctx, channel, d, act)
+	return d.saved, err
 }
 
-// Saved reports whether a save recorded the delivery: when it did not (the
-// action was refused, or changed nothing), the transport records the ID by
-// other means.
-func (d *Delivery) Saved() bool { return d.saved.Load() }
-
-type deliveryKey struct{}
-
-// WithDelivery returns ctx carrying d: Tables.Do's save of the action's
-// table records d.ID with it.
-func WithDelivery(ctx context.Context, d *Delivery) context.Context {
-	return context.WithValue(ctx, deliveryKey{}, d)
-}
-
-// deliveryOf is the Delivery ctx carries, nil when none.
-func deliveryOf(ctx context.Context) *Delivery {
-	d, _ := ctx.Value(deliveryKey{}).(*Delivery)
-	return d
+// delivery is the interaction an action answers, as far as saving needs it;
+// saved once a save has recorded it, so a later save of the same action
+// does not record it twice. It belongs to one Deliver call, under the
+// channel's lock.
+type delivery struct {
+	id    string
+	saved bool
 }

@@ -115,7 +115,7 @@ func (ts *Tables) ApplyDue(ctx context.Context, channel string) (applied bool, e
 	var after func(context.Context)
 	err = func() error {
 		defer ts.lock(channel)()
-		cur, err := ts.load(ctx, channel)
+		cur, err := ts.load(ctx, channel, nil)
 		if err != nil || cur == nil {
 			return err
 		}

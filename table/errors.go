@@ -20,6 +20,10 @@ var (
 	ErrNoRematch     = errors.New("no finished game to rematch")
 	ErrNotInLastGame = errors.New("not a player of the last game")
 	ErrConflict      = errors.New("the table changed while the action was applied")
+	// ErrElsewhere: the action found that the interaction is to be carried
+	// out in another channel (a new game's thread); the interaction is not
+	// handled yet, and the action in that channel records it.
+	ErrElsewhere = errors.New("the action belongs in another channel")
 	// ErrDuplicate: the interaction was handled before (a retry, a replay,
 	// another replica), so its save changed nothing.
 	ErrDuplicate = errors.New("interaction already handled")

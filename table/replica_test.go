@@ -57,8 +57,7 @@ func replica(st Store) *Tables {
 
 // delivered runs user's move as interaction id.
 func delivered(ts *Tables, id, user, typed string) error {
-	ctx := WithDelivery(context.Background(), &Delivery{ID: id})
-	return ts.Do(ctx, "c", func(_ context.Context, cur *Table) (*Table, error) {
+	_, err := ts.Deliver(context.Background(), "c", id, func(_ context.Context, cur *Table) (*Table, error) {
 		t, err := Current(cur)
 		if err != nil {
 			return nil, err
@@ -68,6 +67,7 @@ func delivered(ts *Tables, id, user, typed string) error {
 		}
 		return t, nil
 	})
+	return err
 }
 
 // moves is how many moves the table in channel c holds as stored.

@@ -36,7 +36,7 @@ const (
 
 // SchedulerOptions configure a Scheduler.
 type SchedulerOptions struct {
-	Store   DeadlineStore // nil: the Tables' store, which must implement DeadlineStore
+	Store   DeadlineStore // where the Tables' saves keep their deadlines (required)
 	Recheck time.Duration // 0: DefaultRecheck
 	Retry   time.Duration // 0: DefaultRetry
 	Logger  *slog.Logger  // nil discards
@@ -67,7 +67,8 @@ type Scheduler struct {
 	backoff time.Duration // the pause before looking again at a due deadline; doubles while passes fail
 }
 
-// ErrNoDeadlines means the store keeps no deadlines, so clocks cannot run.
+// ErrNoDeadlines means the scheduler was given no store of deadlines, so
+// clocks cannot run.
 var ErrNoDeadlines = errors.New("the store keeps no clock deadlines")
 
 // NewScheduler returns a Scheduler for ts; saves through ts wake it when they
@@ -75,11 +76,7 @@ var ErrNoDeadlines = errors.New("the store keeps no clock deadlines")
 func NewScheduler(ts *Tables, opt SchedulerOptions) (*Scheduler, error) {
 	st := opt.Store
 	if st == nil {
-		ds, ok := ts.store.(DeadlineStore)
-		if !ok {
-			return nil, ErrNoDeadlines
-		}
-		st = ds
+		return nil, ErrNoDeadlines
 	}
 	s := &Scheduler{ts: ts, store: st, recheck: opt.Recheck, retry: opt.Retry, after: opt.After, log: opt.Logger, wake: make(chan struct{}, 1)}
 	if s.recheck <= 0 {

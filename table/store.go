@@ -5,11 +5,12 @@ import (
 	"time"
 )
 
-// Store keeps tables and results durably. Tables writes a channel's table
-// back before the caller replies, so nothing a user saw accepted is lost,
-// and several replicas can share one store: every write is a
-// compare-and-swap on the version the table was read at, so a replica
-// acting on a table another one has moved since changes nothing.
+// Store is the session store Tables keeps channels' tables in. Tables
+// writes a channel's table back before the caller replies, so nothing a
+// user saw accepted is lost, and several replicas can share one store:
+// every write is a compare-and-swap on the version the table was read at,
+// so a replica acting on a table another one has moved since changes
+// nothing.
 //
 // Tables are opaque bytes to the store (this package owns their encoding);
 // the version makes each write a compare-and-swap.
@@ -17,6 +18,11 @@ type Store interface {
 	// LoadTable returns the channel's table and its version, or found=false
 	// when the channel has never had one.
 	LoadTable(ctx context.Context, channel string) (data []byte, version int64, found bool, err error)
+	// LoadTableHandled is LoadTable, and whether interactionID was
+	// recorded as handled (see Save.Delivery), in one read: an action that
+	// answers an interaction finds a duplicate where its table is loaded,
+	// with no read of its own (on PostgreSQL a round trip a request).
+	LoadTableHandled(ctx context.Context, channel, interactionID string) (data []byte, version int64, found, handled bool, err error)
 	// SaveTable writes s.Data if the stored version is still s.Version (0: no
 	// table stored yet), stamped at s.Now, and records s.Result in the same
 	// transaction when it is not nil: the finished game (with its moves, for
@@ -29,10 +35,13 @@ type Store interface {
 	// error matching ErrDuplicate, having changed nothing.
 	// It returns only once the write is durable.
 	SaveTable(ctx context.Context, s Save) (newVersion int64, saved bool, err error)
+}
+
+// Records is the read model of finished games that the bot queries:
+// results, standings and ratings, as Store.SaveTable recorded them.
+type Records interface {
 	// Tally returns a player's wins, losses and draws within a scope (server).
 	Tally(ctx context.Context, scope, player string) (Tally, error)
-	// Leaderboard returns up to limit players of a scope, best first.
-	Leaderboard(ctx context.Context, scope string, limit int) ([]Tally, error)
 
 	// Ratings returns a player's ratings in scope, one a kind of game they
 	// have rated games in, in the order of Kinds.
@@ -48,16 +57,6 @@ type Store interface {
 	LastFinished(ctx context.Context, channel string) (f Finished, found bool, err error)
 }
 
-// A HandledLoader is a Store that reads a channel's table and whether an
-// interaction was handled in one read. Tables uses it when the action's
-// context carries a Delivery: a duplicate is then found where the table is
-// loaded, with no read of its own (on PostgreSQL a round trip a request).
-type HandledLoader interface {
-	// LoadTableHandled is LoadTable, and whether interactionID was
-	// recorded as handled (see Save.Delivery).
-	LoadTableHandled(ctx context.Context, channel, interactionID string) (data []byte, version int64, found, handled bool, err error)
-}
-
 // Save is one write of a channel's table: everything that must be durable
 // together, in one transaction, before the action's reply.
 type Save struct {
@@ -71,6 +70,7 @@ type Save struct {
 	// same transaction so the scheduler finds it; zero: no clock running.
 	Deadline time.Time
 	// Delivery is the ID of the interaction this save answers ("" when
-	// none), recorded as handled in the same transaction (see Delivery).
+	// none), recorded as handled in the same transaction (see
+	// Tables.Deliver).
 	Delivery string
 }

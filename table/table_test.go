@@ -49,18 +49,10 @@ func (m *memStore) SaveTable(_ context.Context, s Save) (int64, bool, error) {
 	return version + 1, true, nil
 }
 
-func (m *memStore) Tally(context.Context, string, string) (Tally, error)        { return Tally{}, nil }
-func (m *memStore) Leaderboard(context.Context, string, int) ([]Tally, error)   { return nil, nil }
-func (m *memStore) Ratings(context.Context, string, string) ([]Standing, error) { return nil, nil }
-func (m *memStore) RatingBoard(context.Context, string, Kind, int) ([]Standing, error) {
-	return nil, nil
-}
-func (m *memStore) History(context.Context, HistoryQuery) ([]Finished, error) { return nil, nil }
-func (m *memStore) FinishedGame(context.Context, int64) (Finished, bool, error) {
-	return Finished{}, false, nil
-}
-func (m *memStore) LastFinished(context.Context, string) (Finished, bool, error) {
-	return Finished{}, false, nil
+// LoadTableHandled is LoadTable: memStore records no deliveries.
+func (m *memStore) LoadTableHandled(ctx context.Context, ch, _ string) ([]byte, int64, bool, bool, error) {
+	data, v, found, err := m.LoadTable(ctx, ch)
+	return data, v, found, false, err
 }
 
 var start = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

@@ -79,9 +79,6 @@ func NewTables(opt Options) *Tables {
 // Now is the application's clock, the one every time stamp comes from.
 func (ts *Tables) Now() time.Time { return ts.now() }
 
-// Store is the store the tables live in (for standings queries).
-func (ts *Tables) Store() Store { return ts.store }
-
 // Action decides what to do with a channel's table. cur is the current table
 // (nil when the channel never had one). It returns the table to save (nil
 // when nothing changed); it must check everything before it changes anything,
@@ -96,20 +93,29 @@ type Action func(ctx context.Context, cur *Table) (*Table, error)
 // twice in one Do (see tryCached), so it must keep nothing of a run but what
 // the last run returned or set.
 func (ts *Tables) Do(ctx context.Context, channel string, act Action) error {
+	return ts.do(ctx, channel, nil, act)
+}
+
+// do is Do, recording d (nil: none) with the action's save.
+func (ts *Tables) do(ctx context.Context, channel string, d *delivery, act Action) (err error) {
 	defer ts.lock(channel)()
-	defer ts.handled(ctx)
+	defer func() {
+		if !errors.Is(err, ErrElsewhere) { // the interaction goes on in another channel, which records it
+			ts.handled(d)
+		}
+	}()
 	if !ts.trust {
 		if cur := ts.takeCached(channel); cur != nil {
-			if settled, err := ts.tryCached(ctx, cur, act); settled {
+			if settled, err := ts.tryCached(ctx, cur, d, act); settled {
 				return err
 			}
 		}
 	}
-	cur, err := ts.load(ctx, channel)
+	cur, err := ts.load(ctx, channel, d)
 	if err != nil {
 		return err
 	}
-	_, err = ts.apply(ctx, channel, cur, act)
+	_, err = ts.apply(ctx, channel, cur, d, act)
 	return err
 }
 
@@ -135,8 +141,8 @@ func (ts *Tables) takeCached(channel string) *Table {
 // stored table: read here when act saved nothing, and by Do after a lost
 // swap. On PostgreSQL this saves a round trip for every move, the
 // most common action.
-func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settled bool, err error) {
-	saved, err := ts.apply(ctx, cur.Channel, cur, act)
+func (ts *Tables) tryCached(ctx context.Context, cur *Table, d *delivery, act Action) (settled bool, err error) {
+	saved, err := ts.apply(ctx, cur.Channel, cur, d, act)
 	switch {
 	case errors.Is(err, ErrConflict):
 		return false, nil // stale: nothing of act's saved; read and run again
@@ -145,7 +151,7 @@ func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settle
 	}
 	// Nothing saved: act's refusal, a look, or a save that failed
 	// otherwise (a duplicate, the store). The read tells which stands.
-	data, version, found, rerr := ts.loadStored(ctx, cur.Channel)
+	data, version, found, rerr := ts.loadStored(ctx, cur.Channel, d)
 	if rerr != nil {
 		return true, rerr // a duplicate, or the store failing
 	}
@@ -160,15 +166,15 @@ func (ts *Tables) tryCached(ctx context.Context, cur *Table, act Action) (settle
 			return true, err
 		}
 	}
-	_, err = ts.apply(ctx, cur.Channel, stored, act)
+	_, err = ts.apply(ctx, cur.Channel, stored, d, act)
 	return true, err
 }
 
 // apply is Do's work on cur, the channel's table as loaded (nil when none):
-// the clock and the idle timeout first, then act and its save. saved says
-// whether any of its saves won a compare-and-swap (cur was then the stored
-// table).
-func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, act Action) (saved bool, err error) {
+// the clock and the idle timeout first, then act and its save, which
+// records d. saved says whether any of its saves won a compare-and-swap
+// (cur was then the stored table).
+func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, d *delivery, act Action) (saved bool, err error) {
 	if cur != nil && (cur.Due(ts.now()) || cur.InvitationDue(ts.now())) { // a clock or a challenge ran out: that comes first, as if the scheduler had been quicker
 		if err := ts.timeUpInAction(ctx, cur); err != nil {
 			return false, err
@@ -192,7 +198,7 @@ func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, act Act
 	}
 	// Only the action's own save records the delivery: an expiry or a
 	// clock run out above is the bot's doing, not this interaction's.
-	if err := ts.save(ctx, next, deliveryOf(ctx)); err != nil {
+	if err := ts.save(ctx, next, d); err != nil {
 		return saved, err
 	}
 	return true, nil
@@ -202,8 +208,7 @@ func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, act Act
 // none), changing nothing.
 func (ts *Tables) Peek(ctx context.Context, channel string, read func(cur *Table)) error {
 	defer ts.lock(channel)()
-	defer ts.handled(ctx)
-	cur, err := ts.load(ctx, channel)
+	cur, err := ts.load(ctx, channel, nil)
 	if err != nil {
 		return err
 	}
@@ -255,17 +260,17 @@ func (ts *Tables) lock(channel string) func() {
 // the sole writer, the store is always asked (another replica may have
 // moved); the cache then only saves decoding and replaying when the version
 // has not changed. (Do asks only when the cache cannot answer: see
-// tryCached.) When ctx carries a delivery not saved yet and the store can
-// tell in the same read, an interaction handled before fails with
-// ErrDuplicate (a sole writer's cached table is checked against the
-// deliveries it handled itself).
-func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
+// tryCached.) When d is a delivery not saved yet, the same read finds an
+// interaction handled before, which fails with ErrDuplicate (a sole
+// writer's cached table is checked against the deliveries it handled
+// itself).
+func (ts *Tables) load(ctx context.Context, channel string, d *delivery) (*Table, error) {
 	if ts.trust {
-		if t, err := ts.loadTrusted(ctx, channel); t != nil || err != nil {
+		if t, err := ts.loadTrusted(channel, d); t != nil || err != nil {
 			return t, err
 		}
 	}
-	data, version, found, err := ts.loadStored(ctx, channel)
+	data, version, found, err := ts.loadStored(ctx, channel, d)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -280,40 +285,37 @@ func (ts *Tables) load(ctx context.Context, channel string) (*Table, error) {
 // is made first against the IDs this process handled; one handled before a
 // restart and replayed after it is still refused by its save, which
 // records the ID under a unique key.
-func (ts *Tables) loadTrusted(ctx context.Context, channel string) (*Table, error) {
+func (ts *Tables) loadTrusted(channel string, d *delivery) (*Table, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if d := deliveryOf(ctx); d != nil && !d.Saved() && ts.seen.has(d.ID) {
-		return nil, fmt.Errorf("interaction %s: %w", d.ID, ErrDuplicate)
+	if d != nil && !d.saved && ts.seen.has(d.id) {
+		return nil, fmt.Errorf("interaction %s: %w", d.id, ErrDuplicate)
 	}
 	t := ts.cache[channel]
 	delete(ts.cache, channel) // the action may change it; it comes back when saved
 	return t, nil
 }
 
-// handled notes, for a sole writer, that ctx's delivery has been handled:
-// saved, refused, or answered without a change (the transport then records
-// it in the store by other means).
-func (ts *Tables) handled(ctx context.Context) {
-	d := deliveryOf(ctx)
+// handled notes, for a sole writer, that delivery d (nil: none) has been
+// handled: saved, refused, or answered without a change (the transport
+// then records it in the store by other means).
+func (ts *Tables) handled(d *delivery) {
 	if !ts.trust || d == nil {
 		return
 	}
 	ts.mu.Lock()
-	ts.seen.add(d.ID)
+	ts.seen.add(d.id)
 	ts.mu.Unlock()
 }
 
 // loadStored is the store's read for load.
-func (ts *Tables) loadStored(ctx context.Context, channel string) ([]byte, int64, bool, error) {
-	hl, ok := ts.store.(HandledLoader)
-	d := deliveryOf(ctx)
-	if !ok || d == nil || d.Saved() {
+func (ts *Tables) loadStored(ctx context.Context, channel string, d *delivery) ([]byte, int64, bool, error) {
+	if d == nil || d.saved {
 		return ts.store.LoadTable(ctx, channel)
 	}
-	data, version, found, handled, err := hl.LoadTableHandled(ctx, channel, d.ID)
+	data, version, found, handled, err := ts.store.LoadTableHandled(ctx, channel, d.id)
 	if err == nil && handled {
-		err = fmt.Errorf("interaction %s: %w", d.ID, ErrDuplicate)
+		err = fmt.Errorf("interaction %s: %w", d.id, ErrDuplicate)
 	}
 	return data, version, found, err
 }
@@ -324,7 +326,7 @@ func (ts *Tables) loadStored(ctx context.Context, channel string) ([]byte, int64
 // A delivery already recorded fails the save with ErrDuplicate, having
 // changed nothing; d is marked saved once recorded, so a later save in the
 // same request does not record it twice.
-func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
+func (ts *Tables) save(ctx context.Context, t *Table, d *delivery) error {
 	t.Updated = ts.now()
 	t.ArmClock(t.Updated)
 	t.armArchive(t.Updated)
@@ -333,8 +335,8 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 		return err
 	}
 	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.NextDue()}
-	if d != nil && !d.Saved() {
-		save.Delivery = d.ID
+	if d != nil && !d.saved {
+		save.Delivery = d.id
 	}
 	version, saved, err := ts.store.SaveTable(ctx, save)
 	if err != nil {
@@ -344,7 +346,7 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *Delivery) error {
 		return ErrConflict
 	}
 	if save.Delivery != "" {
-		d.saved.Store(true)
+		d.saved = true
 	}
 	t.version, t.result = version, nil
 	ts.remember(t)

@@ -42,7 +42,8 @@ func TestGatewayEndToEnd(t *testing.T) {
 func startGateway(t *testing.T) *fakeDiscord {
 	t.Helper()
 	fake := newFakeDiscord(t)
-	connect(t, fake, bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory()})}))
+	st := store.NewMemory()
+	connect(t, fake, bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st}), Records: st}))
 	return fake
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/internal/testkit"
-	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -28,13 +28,13 @@ import (
 func BenchmarkHTTPConnectFour(b *testing.B) {
 	s := newSigner(b)
 	s.now = time.Now() // SQLite stamps are real
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
 	now := func() time.Time { return s.now }
-	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now})})
+	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: now}), Records: st})
 	h := NewHandler(bt, Options{PublicKey: s.Public, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()

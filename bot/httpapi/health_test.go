@@ -19,7 +19,8 @@ type readiness struct{ err error }
 func (r *readiness) Ready(context.Context) error { return r.err }
 
 func TestHealthzReadiness(t *testing.T) {
-	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: time.Now})})
+	st := store.NewMemory()
+	b := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: st, Now: time.Now}), Records: st})
 	for _, tc := range []struct {
 		name   string
 		ready  Readier

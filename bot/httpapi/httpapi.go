@@ -38,22 +38,15 @@ const MaxSkew = 5 * time.Minute
 
 // Deduper remembers which interactions were handled, in the store the bot
 // saves tables to (in this process, after a restart, or by another replica
-// sharing it). The authoritative record is made by the save itself: Serve
-// runs with a bot.Delivery in its context, and the action's save records
-// the ID in its own transaction, failing as a duplicate if it was there
-// already. So one writer operation serves a move, and no crash can leave an
-// ID recorded without its move or a move without its ID.
-//
-// When the Deduper is also a bot.HandledLoader (the SQL and memory
-// stores), the check before serving is left to the table's load, which
-// reads the record with the table: one read a request instead of two. An
-// interaction that loads no table (help, standings, history) is then
-// answered again if delivered twice; it changes nothing either way.
+// sharing it). The authoritative record is made by the save itself: the
+// transport serves with bot.ServeOnce, whose action's save records the ID
+// in its own transaction, failing as a duplicate if it was there already,
+// and whose table load reads the record with the table. So one writer
+// operation serves a move, and no crash can leave an ID recorded without
+// its move or a move without its ID. An interaction that loads no table
+// (help, standings, history) is answered again if delivered twice; it
+// changes nothing either way.
 type Deduper interface {
-	// Handled reports whether interactionID was recorded as handled. It only
-	// reads; an error means it is unknown, and the interaction is then not
-	// applied.
-	Handled(ctx context.Context, interactionID string) (bool, error)
 	// Remember records interactionID as handled by an interaction that
 	// saved nothing (a refusal, help, a board): it returns at once, and the
 	// record reaches the store with the next commit. Applying such an
@@ -184,23 +177,8 @@ func (h *interactionsHandler) serve(ctx context.Context, i *discordgo.Interactio
 	if h.opt.Deduper == nil || !mutates(i.Type) {
 		return h.bot.ServeRecovering(ctx, i)
 	}
-	// The read-side check answers most duplicates without handling them;
-	// two deliveries at once both pass it, and the second one's save then
-	// fails as a duplicate (bot.Serve answers that with the same notice).
-	// A HandledLoader makes it as it loads the table.
-	if _, atLoad := h.opt.Deduper.(bot.HandledLoader); !atLoad {
-		switch handled, err := h.opt.Deduper.Handled(ctx, i.ID); {
-		case err != nil:
-			h.opt.Logger.ErrorContext(ctx, "http: dedupe", "err", err, "interaction", i.ID)
-			return h.bot.Internal(i)
-		case handled:
-			h.opt.Logger.InfoContext(ctx, "http: interaction already handled", "interaction", i.ID)
-			return h.bot.Duplicate(i)
-		}
-	}
-	d := &bot.Delivery{ID: i.ID}
-	resp := h.bot.ServeRecovering(bot.WithDelivery(ctx, d), i)
-	if !d.Saved() {
+	resp, recorded := h.bot.ServeOnce(ctx, i)
+	if !recorded {
 		h.opt.Deduper.Remember(ctx, i.ID, h.opt.Now())
 	}
 	return resp

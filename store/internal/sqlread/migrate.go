@@ -1,24 +1,28 @@
-package store
+package sqlread
 
 import (
 	"context"
 	"database/sql"
-	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tttbot/tttbot/store"
 )
 
-//go:embed migrations
-var migrations embed.FS
-
-// ErrSchemaTooNew means the database was migrated by a newer tttbot than
-// this one; running would risk corrupting it, so the store refuses.
-var ErrSchemaTooNew = errors.New("database schema is newer than this tttbot")
+// Schema is a database's migrations and how to apply them.
+type Schema struct {
+	FS  fs.FS  // holds the migrations
+	Dir string // their directory in FS
+	// Lock is a statement that serialises migrations across processes
+	// ("" when the database's own write lock does).
+	Lock string
+	// Q writes a query with ? placeholders as the database wants it.
+	Q func(string) string
+}
 
 // migration is one numbered SQL file.
 type migration struct {
@@ -27,12 +31,9 @@ type migration struct {
 	sql     string
 }
 
-// loadMigrations reads the dialect's migrations in version order. Files are
-// named NNNN_description.sql.
-func loadMigrations(dir string) ([]migration, error) { return loadMigrationsFrom(migrations, dir) }
-
-// loadMigrationsFrom reads the migrations in dir of fsys.
-func loadMigrationsFrom(fsys fs.FS, dir string) ([]migration, error) {
+// loadMigrations reads the migrations in dir of fsys, in version order.
+// Files are named NNNN_description.sql.
+func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -61,16 +62,12 @@ func loadMigrationsFrom(fsys fs.FS, dir string) ([]migration, error) {
 	return out, nil
 }
 
-// migrate brings the schema up to the newest embedded version, in one
-// transaction (serialised across processes on PostgreSQL), and refuses a
-// database whose schema is newer than this binary knows.
-func migrate(ctx context.Context, db *sql.DB, d dialect) (int, error) {
-	return migrateFrom(ctx, db, d, migrations)
-}
-
-// migrateFrom is migrate with the migrations read from fsys.
-func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, error) {
-	ms, err := loadMigrationsFrom(fsys, d.dir)
+// Migrate brings the schema up to the newest version sc knows, in one
+// transaction (serialised across processes by sc.Lock), and refuses a
+// database whose schema is newer than that (store.ErrSchemaTooNew). It
+// returns the newest version known.
+func Migrate(ctx context.Context, db *sql.DB, sc Schema) (int, error) {
+	ms, err := loadMigrations(sc.FS, sc.Dir)
 	if err != nil {
 		return 0, err
 	}
@@ -79,8 +76,8 @@ func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, e
 		return 0, fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if d.lock != "" {
-		if _, err := tx.ExecContext(ctx, d.lock); err != nil {
+	if sc.Lock != "" {
+		if _, err := tx.ExecContext(ctx, sc.Lock); err != nil {
 			return 0, fmt.Errorf("migrate: lock: %w", err)
 		}
 	}
@@ -110,7 +107,7 @@ func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, e
 	}
 	for v := range applied {
 		if !slices.ContainsFunc(ms, func(m migration) bool { return m.version == v }) {
-			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know (it knows up to %d); run a newer tttbot (or restore a backup)", ErrSchemaTooNew, v, known)
+			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know (it knows up to %d); run a newer tttbot (or restore a backup)", store.ErrSchemaTooNew, v, known)
 		}
 	}
 	// Every known migration not applied yet, in order: one that landed after
@@ -122,7 +119,7 @@ func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, e
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return 0, fmt.Errorf("migrate %s: %w", m.name, err)
 		}
-		if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO schema_migrations (version, name) VALUES (?, ?)`), m.version, m.name); err != nil {
+		if _, err := tx.ExecContext(ctx, sc.Q(`INSERT INTO schema_migrations (version, name) VALUES (?, ?)`), m.version, m.name); err != nil {
 			return 0, fmt.Errorf("migrate %s: %w", m.name, err)
 		}
 	}
@@ -130,4 +127,20 @@ func migrateFrom(ctx context.Context, db *sql.DB, d dialect, fsys fs.FS) (int, e
 		return 0, fmt.Errorf("migrate: commit: %w", err)
 	}
 	return known, nil
+}
+
+// Dollars writes a query with ? placeholders as PostgreSQL wants it: $1,
+// $2 and so on.
+func Dollars(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package store
+package sqlread
 
 import (
 	"context"
@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/fstest"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/tttbot/tttbot/store"
 )
 
 // TestMigrationsLandInAnyOrder: each stream of work owns a migration number
@@ -28,10 +32,10 @@ func TestMigrationsLandInAnyOrder(t *testing.T) {
 	for k, v := range early {
 		late[k] = v
 	}
-	if v, err := migrateFrom(ctx, db, sqlite, early); err != nil || v != 3 {
+	if v, err := Migrate(ctx, db, Schema{FS: early, Dir: "migrations/sqlite", Q: same}); err != nil || v != 3 {
 		t.Fatalf("1 and 3: version %d, %v", v, err)
 	}
-	if v, err := migrateFrom(ctx, db, sqlite, late); err != nil || v != 3 {
+	if v, err := Migrate(ctx, db, Schema{FS: late, Dir: "migrations/sqlite", Q: same}); err != nil || v != 3 {
 		t.Fatalf("2 landing late: version %d, %v", v, err)
 	}
 	for _, table := range []string{"a", "b", "c"} {
@@ -39,14 +43,22 @@ func TestMigrationsLandInAnyOrder(t *testing.T) {
 			t.Errorf("table %s: %v", table, err)
 		}
 	}
-	if _, err := migrateFrom(ctx, db, sqlite, late); err != nil {
+	if _, err := Migrate(ctx, db, Schema{FS: late, Dir: "migrations/sqlite", Q: same}); err != nil {
 		t.Fatalf("nothing new to apply: %v", err)
 	}
-	if _, err := migrateFrom(ctx, db, sqlite, early); !errors.Is(err, ErrSchemaTooNew) {
+	if _, err := Migrate(ctx, db, Schema{FS: early, Dir: "migrations/sqlite", Q: same}); !errors.Is(err, store.ErrSchemaTooNew) {
 		t.Fatalf("a binary without 2 on a database with it: %v", err)
 	}
 	late["migrations/sqlite/0002_other.sql"] = file(`SELECT 1`)
-	if _, err := loadMigrationsFrom(late, "migrations/sqlite"); err == nil {
+	if _, err := loadMigrations(late, "migrations/sqlite"); err == nil {
 		t.Fatal("two migrations numbered 2 were accepted")
+	}
+}
+
+func same(query string) string { return query }
+
+func TestDollars(t *testing.T) {
+	if got := Dollars("SELECT ? , ?"); got != "SELECT $1 , $2" {
+		t.Errorf("Dollars: %q", got)
 	}
 }
