@@ -102,20 +102,20 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		posErr    *table.PositionError
 		optionErr *OptionError
 		timeErr   *table.TimeUpError
-		notInvErr *table.NotInvitedError
-		closedErr *table.ChallengeClosedError
 		threadErr *ThreadError
 	)
+	if key, data, ok := explainChallenge(w, err); ok {
+		return key, data, true
+	}
+	if errors.As(err, &posErr) {
+		if key, data, ok := explainPosition(posErr); ok {
+			return key, data, true
+		}
+	}
 	switch {
 	case errors.As(err, &threadErr):
 		key, data := explainThread(threadErr)
 		return key, data, true
-	case errors.As(err, &notInvErr):
-		return "refuse.not_invited", locales.Data{"Invitees": invitees(w, notInvErr.Invitees)}, true
-	case errors.As(err, &closedErr) && challengeClosedKeys[closedErr.Why] != "":
-		return challengeClosedKeys[closedErr.Why], nil, true
-	case errors.Is(err, table.ErrTooManyChallenges):
-		return "refuse.too_many_challenges", locales.Data{"Count": table.MaxOpenChallenges}, true
 	case errors.As(err, &optionErr) && optionErr.Want == WantUser && optionErr.Option == optOpponent:
 		return "refuse.opponent", nil, true // says how to play the computer instead
 	case errors.As(err, &timeErr):
@@ -128,8 +128,6 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		return explainRules(rulesErr)
 	case errors.As(err, &tokenErr):
 		return explainToken(tokenErr)
-	case errors.As(err, &lobbyErr) && len(lobbyErr.Invitees) > 0:
-		return "refuse.lobby.challenge", locales.Data{"Invitees": invitees(w, lobbyErr.Invitees)}, true
 	case errors.As(err, &lobbyErr):
 		return "refuse.lobby", locales.Data{"Count": lobbyErr.Open}, true
 	case errors.As(err, &allowErr):
@@ -148,25 +146,6 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		return "refuse.option.int_any", locales.Data{"Option": optionErr.Option}, true // no range in intBounds
 	case errors.As(err, &optionErr):
 		return optionKeys[optionErr.Want], locales.Data{"Option": optionErr.Option, "Min": optionErr.Min, "Max": optionErr.Max}, true
-	case errors.As(err, &posErr) && errors.Is(err, game.ErrCellTaken):
-		if posErr.Rules.IsClassic() { // empty cells show their numbers there
-			return "refuse.cell_taken.numbered", nil, true
-		}
-		return "refuse.cell_taken", nil, true
-	case errors.As(err, &posErr) && errors.Is(err, game.ErrOutOfBounds):
-		r := posErr.Rules
-		switch {
-		case r.Gravity:
-			return "refuse.off_board.gravity", locales.Data{"MaxCol": r.Cols - 1}, true
-		case r.IsClassic():
-			return "refuse.off_board.classic", nil, true
-		}
-		return "refuse.off_board", locales.Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1}, true
-	case errors.As(err, &posErr) && errors.Is(err, game.ErrBadPosition):
-		if posErr.Rules.Gravity {
-			return "refuse.unreadable.gravity", locales.Data{"MaxCol": posErr.Rules.Cols - 1}, true
-		}
-		return "refuse.unreadable", nil, true
 	case errors.Is(err, game.ErrCellTaken):
 		return "refuse.cell_taken", nil, true
 	}
@@ -176,6 +155,53 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		}
 	}
 	return "refuse.internal", nil, false
+}
+
+// explainChallenge words what a challenge's rules refused: an answer from
+// someone not invited or to a challenge that is over, a challenger past the
+// limits, a move before the invited have accepted. ok is false for any other
+// error.
+func explainChallenge(w *locales.Speaker, err error) (key string, data locales.Data, ok bool) {
+	var (
+		notInvErr *table.NotInvitedError
+		closedErr *table.ChallengeClosedError
+		lobbyErr  *table.LobbyError
+	)
+	switch {
+	case errors.As(err, &notInvErr):
+		return "refuse.not_invited", locales.Data{"Invitees": invitees(w, notInvErr.Invitees)}, true
+	case errors.As(err, &closedErr) && challengeClosedKeys[closedErr.Why] != "":
+		return challengeClosedKeys[closedErr.Why], nil, true
+	case errors.Is(err, table.ErrTooManyChallenges):
+		return "refuse.too_many_challenges", locales.Data{"Count": table.MaxOpenChallenges}, true
+	case errors.As(err, &lobbyErr) && len(lobbyErr.Invitees) > 0:
+		return "refuse.lobby.challenge", locales.Data{"Invitees": invitees(w, lobbyErr.Invitees)}, true
+	}
+	return "", nil, false
+}
+
+// explainPosition words a position the board refused: a taken cell, off
+// the board, or unreadable, each with the coordinates this board takes. ok
+// is false for a position error of another kind.
+func explainPosition(e *table.PositionError) (key string, data locales.Data, ok bool) {
+	r := e.Rules
+	switch {
+	case errors.Is(e, game.ErrCellTaken) && r.IsClassic(): // empty cells show their numbers there
+		return "refuse.cell_taken.numbered", nil, true
+	case errors.Is(e, game.ErrCellTaken):
+		return "refuse.cell_taken", nil, true
+	case errors.Is(e, game.ErrOutOfBounds) && r.Gravity:
+		return "refuse.off_board.gravity", locales.Data{"MaxCol": r.Cols - 1}, true
+	case errors.Is(e, game.ErrOutOfBounds) && r.IsClassic():
+		return "refuse.off_board.classic", nil, true
+	case errors.Is(e, game.ErrOutOfBounds):
+		return "refuse.off_board", locales.Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1}, true
+	case errors.Is(e, game.ErrBadPosition) && r.Gravity:
+		return "refuse.unreadable.gravity", locales.Data{"MaxCol": r.Cols - 1}, true
+	case errors.Is(e, game.ErrBadPosition):
+		return "refuse.unreadable", nil, true
+	}
+	return "", nil, false
 }
 
 // explainThread words a ThreadError.
