@@ -56,7 +56,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"store/internal/results":        {"table"},
 		"store/sqlite":                  {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
 		"store/postgres":                {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
-		"store/storetest":               {"game", "store", "table"},
+		"store/storetest":               {"game", "store", "table", "internal/testkit"},
 		"config":                        {"internal/redact"},
 		"internal/redact":               {},
 		"token":                         {"game"},

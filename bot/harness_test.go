@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,8 +47,7 @@ type harness struct {
 	// discord is the fake Discord the bot's threads go to, once a script
 	// says "discord threads" (thread_test.go); nil before.
 	discord *fakediscord.Server
-	mu      sync.Mutex
-	now     time.Time
+	now     *testkit.Clock
 }
 
 func newHarness(tb testing.TB) *harness {
@@ -66,7 +64,7 @@ type testStore interface {
 
 // newHarnessOn is a harness on st with its clock starting at now.
 func newHarnessOn(tb testing.TB, st testStore, now time.Time) *harness {
-	h := &harness{tb: tb, store: st, now: now, edits: &editRecorder{}}
+	h := &harness{tb: tb, store: st, now: testkit.NewClock(now), edits: &editRecorder{}}
 	h.tables = table.NewTables(table.Options{Store: st, Now: h.clock, IdleTimeout: time.Hour})
 	h.bot = New(Options{Tables: h.tables, Records: st, AIBudget: testAIBudget, Editor: h.edits})
 	h.bot.learnIDAfter = []time.Duration{0} // the recorder answers at once
@@ -87,17 +85,9 @@ func (h *harness) load(channel string) *table.Table {
 	return t
 }
 
-func (h *harness) clock() time.Time {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.now
-}
+func (h *harness) clock() time.Time { return h.now.Now() }
 
-func (h *harness) advance(d time.Duration) {
-	h.mu.Lock()
-	h.now = h.now.Add(d)
-	h.mu.Unlock()
-}
+func (h *harness) advance(d time.Duration) { h.now.Advance(d) }
 
 // as runs /ttt sub as user in the default channel, without special permissions.
 func (h *harness) as(user, sub string, opts ...option) *discordgo.InteractionResponse {

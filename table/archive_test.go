@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
+
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -80,13 +82,13 @@ func (r *archiveRecorder) got() []string {
 // (a restart) does it as well as the one that saw the game end.
 func TestThreadArchivedAnHourAfterItsGame(t *testing.T) {
 	ctx := context.Background()
-	st, c := newClockStore(), &clock{now: start}
+	st, c := newClockStore(), testkit.NewClock(start)
 	ts := clockedTables(t, st, c)
 	openInThread(t, ts, "th")
 	if tbl := mustLoad(t, ts, "th"); !tbl.ArchiveAt.IsZero() || !tbl.NextDue().Equal(tbl.Deadline) {
 		t.Fatalf("open game: archive at %v, next due %v, deadline %v", tbl.ArchiveAt, tbl.NextDue(), tbl.Deadline)
 	}
-	c.advance(10 * time.Second)
+	c.Advance(10 * time.Second)
 	resign(t, ts, "th")
 	end := c.Now()
 	tbl := mustLoad(t, ts, "th")
@@ -104,11 +106,11 @@ func TestThreadArchivedAnHourAfterItsGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.advance(ArchiveAfter - time.Second)
+	c.Advance(ArchiveAfter - time.Second)
 	if n, err := sched.RunDue(ctx); n != 0 || err != nil || len(rec.got()) != 0 {
 		t.Fatalf("before the hour: applied %d (%v), archived %v", n, err, rec.got())
 	}
-	c.advance(time.Second)
+	c.Advance(time.Second)
 	if n, err := sched.RunDue(ctx); n != 1 || err != nil {
 		t.Fatalf("at the hour: applied %d (%v), want 1", n, err)
 	}
@@ -132,14 +134,14 @@ func TestRematchInThreadCancelsArchive(t *testing.T) {
 	ctx := context.Background()
 	for _, next := range []string{"rematch", "new"} {
 		t.Run(next, func(t *testing.T) {
-			st, c := newClockStore(), &clock{now: start}
+			st, c := newClockStore(), testkit.NewClock(start)
 			ts := clockedTables(t, st, c)
 			rec := &archiveRecorder{}
 			ts.OnArchive(rec.archive)
 			sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 			openInThread(t, ts, "th")
 			resign(t, ts, "th")
-			c.advance(30 * time.Minute)
+			c.Advance(30 * time.Minute)
 			act(t, ts, "th", func(cur *Table) (*Table, error) {
 				if next == "rematch" {
 					return Rematch(cur, "bob", c.Now())
@@ -154,7 +156,7 @@ func TestRematchInThreadCancelsArchive(t *testing.T) {
 			if parent, ok := tbl.InThread(); !ok || parent != "parent" || !tbl.ArchiveAt.IsZero() {
 				t.Fatalf("after %s: thread %q (%v), archive at %v", next, parent, ok, tbl.ArchiveAt)
 			}
-			c.advance(40 * time.Minute) // past the first game's hour; the rematch's clock runs out
+			c.Advance(40 * time.Minute) // past the first game's hour; the rematch's clock runs out
 			if _, err := sched.RunDue(ctx); err != nil || len(rec.got()) != 0 {
 				t.Fatalf("archived %v while a game is open in the thread", rec.got())
 			}
@@ -165,7 +167,7 @@ func TestRematchInThreadCancelsArchive(t *testing.T) {
 // TestArchiveOnlyForThreads: a game in an ordinary channel never falls due
 // for archiving.
 func TestArchiveOnlyForThreads(t *testing.T) {
-	st, c := newClockStore(), &clock{now: start}
+	st, c := newClockStore(), testkit.NewClock(start)
 	ts := clockedTables(t, st, c)
 	open(t, ts, "c")
 	resign(t, ts, "c")
@@ -179,7 +181,7 @@ func TestArchiveOnlyForThreads(t *testing.T) {
 func TestReplicasArchiveThreadOnce(t *testing.T) {
 	ctx := context.Background()
 	for round := range 20 {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		rec := &archiveRecorder{}
 		var reps []*Tables
 		var scheds []*Scheduler
@@ -194,7 +196,7 @@ func TestReplicasArchiveThreadOnce(t *testing.T) {
 		}
 		openInThread(t, reps[0], "th")
 		resign(t, reps[1], "th")
-		c.advance(ArchiveAfter)
+		c.Advance(ArchiveAfter)
 		var applied atomic.Int32
 		var wg sync.WaitGroup
 		for _, s := range scheds {
@@ -227,7 +229,7 @@ func TestFailedArchiveTriedAgain(t *testing.T) {
 		{"AlwaysFails", 100, maxArchiveTries, true}, // given up: nothing due any more
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			st, clk := newClockStore(), &clock{now: start}
+			st, clk := newClockStore(), testkit.NewClock(start)
 			ts := clockedTables(t, st, clk)
 			calls := 0
 			ts.OnArchive(func(context.Context, string) error {
@@ -240,12 +242,12 @@ func TestFailedArchiveTriedAgain(t *testing.T) {
 			sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 			openInThread(t, ts, "th")
 			resign(t, ts, "th")
-			clk.advance(ArchiveAfter)
+			clk.Advance(ArchiveAfter)
 			for range 10 {
 				if _, err := sched.RunDue(ctx); err != nil {
 					t.Fatal(err)
 				}
-				clk.advance(archiveRetry << maxArchiveTries)
+				clk.Advance(archiveRetry << maxArchiveTries)
 			}
 			tbl := mustLoad(t, ts, "th")
 			if calls != c.wantCalls || tbl.Archived != c.archived || !tbl.NextDue().IsZero() {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
+
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -56,7 +58,7 @@ func TestChallengeAnswers(t *testing.T) {
 		}
 	}
 	t.Run("AcceptStartsTheGameAndOnlyThenItsClock", func(t *testing.T) {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		ts := clockedTables(t, st, c)
 		if err := openChallenge(ts, "c", "alice", "bob", 30*time.Second); err != nil {
 			t.Fatal(err)
@@ -68,7 +70,7 @@ func TestChallengeAnswers(t *testing.T) {
 		if due := st.due["c"]; !due.Equal(start.Add(DefaultChallengeTimeout)) {
 			t.Fatalf("stored deadline %v, want the invitation's expiry", due)
 		}
-		c.advance(5 * time.Minute)
+		c.Advance(5 * time.Minute)
 		if err := answer(ts, "c", "bob", true); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +92,7 @@ func TestChallengeAnswers(t *testing.T) {
 			return ts.Do(ctx, "c", func(_ context.Context, cur *Table) (*Table, error) { return cur, cur.End("alice", false) })
 		}, Withdrawn},
 		{"LapsedByTheScheduler", func(ts *Tables, st *clockStore, c *clock) error {
-			c.advance(DefaultChallengeTimeout)
+			c.Advance(DefaultChallengeTimeout)
 			s, err := NewScheduler(ts, SchedulerOptions{Store: st})
 			if err != nil {
 				return err
@@ -102,7 +104,7 @@ func TestChallengeAnswers(t *testing.T) {
 			return err
 		}, Unanswered},
 		{"LapsedFoundByTheAnswer", func(ts *Tables, _ *clockStore, c *clock) error {
-			c.advance(DefaultChallengeTimeout + time.Second)
+			c.Advance(DefaultChallengeTimeout + time.Second)
 			if err := answer(ts, "c", "bob", true); !closedBy(Unanswered)(err) {
 				return fmt.Errorf("a late accept: %v", err)
 			}
@@ -110,7 +112,7 @@ func TestChallengeAnswers(t *testing.T) {
 		}, Unanswered},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, c := newClockStore(), &clock{now: start}
+			st, c := newClockStore(), testkit.NewClock(start)
 			ts := clockedTables(t, st, c)
 			if err := openChallenge(ts, "c", "alice", "bob", 30*time.Second); err != nil {
 				t.Fatal(err)
@@ -152,7 +154,7 @@ func TestOnlyConsentingPlayersAreRated(t *testing.T) {
 		rated     bool
 	}{{"ForcedSeat", false, false}, {"BothAgreed", true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, c := newClockStore(), &clock{now: start}
+			st, c := newClockStore(), testkit.NewClock(start)
 			if _, _, err := st.SaveTable(ctx, Save{Channel: "c", Guild: "g", Data: forced(tc.bobAgreed), Now: start}); err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +162,7 @@ func TestOnlyConsentingPlayersAreRated(t *testing.T) {
 			if err := move(ts, "c", "alice", "0,0"); err != nil {
 				t.Fatal(err)
 			}
-			c.advance(31 * time.Second)
+			c.Advance(31 * time.Second)
 			if err := move(ts, "c", "bob", "1,1"); !errors.Is(err, ErrTimeUp) {
 				t.Fatalf("bob's late move: %v", err)
 			}
@@ -171,7 +173,7 @@ func TestOnlyConsentingPlayersAreRated(t *testing.T) {
 		})
 	}
 	t.Run("RematchUntilTheyMove", func(t *testing.T) {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		ts := clockedTables(t, st, c)
 		openClocked(t, ts, "c", "alice", "bob")
 		for i, typed := range []string{"0,0", "1,0", "0,1", "1,1", "0,2"} {
@@ -186,7 +188,7 @@ func TestOnlyConsentingPlayersAreRated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.advance(31 * time.Second) // bob starts the rematch and never moves
+		c.Advance(31 * time.Second) // bob starts the rematch and never moves
 		if _, err := ts.ApplyDue(ctx, "c"); err != nil {
 			t.Fatal(err)
 		}

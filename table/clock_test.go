@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
+
 	"github.com/tttbot/tttbot/game"
 )
 
@@ -69,22 +71,7 @@ func (c *clockStore) resultCount() int {
 }
 
 // clock is an application clock tests move; safe for concurrent readers.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
+type clock = testkit.Clock
 
 func clockedTables(tb testing.TB, st *clockStore, c *clock) *Tables {
 	tb.Helper()
@@ -127,7 +114,7 @@ func mustLoad(tb testing.TB, ts *Tables, channel string) *Table {
 func TestClockRunsOut(t *testing.T) {
 	ctx := context.Background()
 	t.Run("TwoPlayersTheOtherWins", func(t *testing.T) {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		ts := clockedTables(t, st, c)
 		sched, err := NewScheduler(ts, SchedulerOptions{Store: st})
 		if err != nil {
@@ -137,11 +124,11 @@ func TestClockRunsOut(t *testing.T) {
 		if tbl := mustLoad(t, ts, "c"); !tbl.Deadline.Equal(start.Add(30 * time.Second)) {
 			t.Fatalf("deadline %v, want 30 s after the start", tbl.Deadline)
 		}
-		c.advance(29 * time.Second)
+		c.Advance(29 * time.Second)
 		if n, err := sched.RunDue(ctx); n != 0 || err != nil {
 			t.Fatalf("applied %d before the deadline (%v)", n, err)
 		}
-		c.advance(time.Second)
+		c.Advance(time.Second)
 		if n, err := sched.RunDue(ctx); n != 1 || err != nil {
 			t.Fatalf("applied %d at the deadline (%v), want 1", n, err)
 		}
@@ -160,11 +147,11 @@ func TestClockRunsOut(t *testing.T) {
 		}
 	})
 	t.Run("ThreePlayersTheRestPlayOn", func(t *testing.T) {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		ts := clockedTables(t, st, c)
 		sched, _ := NewScheduler(ts, SchedulerOptions{Store: st})
 		openClocked(t, ts, "c", "alice", "bob", "carol")
-		c.advance(time.Minute)
+		c.Advance(time.Minute)
 		if n, _ := sched.RunDue(ctx); n != 1 {
 			t.Fatalf("applied %d, want 1", n)
 		}
@@ -183,7 +170,7 @@ func TestClockRunsOut(t *testing.T) {
 			t.Fatalf("a result before the game ended: %+v", st.results)
 		}
 		// bob's move gave carol a fresh clock; when it runs out only bob is left.
-		c.advance(30 * time.Second)
+		c.Advance(30 * time.Second)
 		if n, _ := sched.RunDue(ctx); n != 1 {
 			t.Fatalf("applied %d, want 1", n)
 		}
@@ -192,10 +179,10 @@ func TestClockRunsOut(t *testing.T) {
 		}
 	})
 	t.Run("AMoveResetsTheClock", func(t *testing.T) {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		ts := clockedTables(t, st, c)
 		openClocked(t, ts, "c", "alice", "bob")
-		c.advance(20 * time.Second)
+		c.Advance(20 * time.Second)
 		if err := move(ts, "c", "alice", "0,0"); err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +190,7 @@ func TestClockRunsOut(t *testing.T) {
 			t.Fatalf("deadline %v after alice's move at %v", tbl.Deadline, c.Now())
 		}
 		// Looking at the board is no move: the clock keeps running.
-		c.advance(10 * time.Second)
+		c.Advance(10 * time.Second)
 		ts.Do(ctx, "c", func(_ context.Context, cur *Table) (*Table, error) { return cur, nil })
 		if tbl := mustLoad(t, ts, "c"); !tbl.Deadline.Equal(c.Now().Add(20 * time.Second)) {
 			t.Fatalf("a save without a move moved the deadline to %v", tbl.Deadline)
@@ -214,10 +201,10 @@ func TestClockRunsOut(t *testing.T) {
 // TestMoveAfterTheDeadline: the move is refused with the reason, and the
 // expiry is applied by that action, once.
 func TestMoveAfterTheDeadline(t *testing.T) {
-	st, c := newClockStore(), &clock{now: start}
+	st, c := newClockStore(), testkit.NewClock(start)
 	ts := clockedTables(t, st, c)
 	openClocked(t, ts, "c", "alice", "bob")
-	c.advance(31 * time.Second)
+	c.Advance(31 * time.Second)
 	for range 2 {
 		var tu *TimeUpError
 		err := move(ts, "c", "alice", "1,1")
@@ -238,12 +225,12 @@ func TestMoveAfterTheDeadline(t *testing.T) {
 func TestReplicasRaceOneExpiry(t *testing.T) {
 	ctx := context.Background()
 	for round := range 50 {
-		st, c := newClockStore(), &clock{now: start}
+		st, c := newClockStore(), testkit.NewClock(start)
 		a, b := clockedTables(t, st, c), clockedTables(t, st, c)
 		sa, _ := NewScheduler(a, SchedulerOptions{Store: st})
 		sb, _ := NewScheduler(b, SchedulerOptions{Store: st})
 		openClocked(t, a, "c", "alice", "bob")
-		c.advance(time.Hour)
+		c.Advance(time.Hour)
 		var wg sync.WaitGroup
 		applied := make([]int, 2)
 		for i, s := range []*Scheduler{sa, sb} {
@@ -269,10 +256,10 @@ func TestReplicasRaceOneExpiry(t *testing.T) {
 // save with an earlier deadline than the sleep wakes it; otherwise it sleeps
 // until the earliest deadline, or the recheck interval.
 func TestSchedulerAtStartAndWakingEarly(t *testing.T) {
-	st, c := newClockStore(), &clock{now: start}
+	st, c := newClockStore(), testkit.NewClock(start)
 	before := clockedTables(t, st, c) // a process that stops before the deadline
 	openClocked(t, before, "down", "alice", "bob")
-	c.advance(time.Hour) // no bot ran meanwhile
+	c.Advance(time.Hour) // no bot ran meanwhile
 
 	ts := clockedTables(t, st, c)
 	waits, fire := make(chan time.Duration, 10), make(chan time.Time)
@@ -291,7 +278,7 @@ func TestSchedulerAtStartAndWakingEarly(t *testing.T) {
 	if d := <-waits; d != 30*time.Second {
 		t.Fatalf("woken to sleep %v, want until the new deadline", d)
 	}
-	c.advance(30 * time.Second)
+	c.Advance(30 * time.Second)
 	fire <- c.Now()
 	if d := <-waits; d != DefaultRecheck {
 		t.Fatalf("after the deadline, sleep %v", d)
@@ -308,7 +295,7 @@ func TestSchedulerAtStartAndWakingEarly(t *testing.T) {
 // TestTimeUpHook: the hook runs under the lock before the save, sees who
 // lost, and its after-save work runs once the expiry is durable.
 func TestTimeUpHook(t *testing.T) {
-	st, c := newClockStore(), &clock{now: start}
+	st, c := newClockStore(), testkit.NewClock(start)
 	ts := clockedTables(t, st, c)
 	var lost []string
 	var afterRan int
@@ -321,7 +308,7 @@ func TestTimeUpHook(t *testing.T) {
 		cur.ShowBoard(Shown{App: "app", Token: "tok", At: c.Now(), Message: "m1"})
 		return cur, nil
 	})
-	c.advance(time.Minute)
+	c.Advance(time.Minute)
 	if ok, err := ts.ApplyDue(context.Background(), "c"); !ok || err != nil {
 		t.Fatalf("expire: %v %v", ok, err)
 	}
@@ -360,7 +347,7 @@ func (failingDeadlines) DueChannels(context.Context, time.Time, int) ([]string, 
 }
 
 func TestSchedulerBacksOffInsteadOfSpinning(t *testing.T) {
-	ts := clockedTables(t, newClockStore(), &clock{now: start.Add(time.Hour)})
+	ts := clockedTables(t, newClockStore(), testkit.NewClock(start.Add(time.Hour)))
 	waits, fire := make(chan time.Duration), make(chan time.Time)
 	sched, _ := NewScheduler(ts, SchedulerOptions{Store: failingDeadlines{}, Recheck: 5 * time.Second,
 		After: func(d time.Duration) <-chan time.Time { waits <- d; return fire }})

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/testkit"
+
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -17,11 +19,11 @@ import (
 func replicasRaceOneExpiry(t *testing.T, open OpenPair) {
 	for round := range 5 {
 		st1, st2 := open(t)
-		c := &testClock{now: at}
+		c := testkit.NewClock(at)
 		r1, r2 := newReplica(t, st1, c), newReplica(t, st2, c)
 		ch := "race"
 		OpenClockedGame(t, r1.tables, ch)
-		c.advance(time.Minute)
+		c.Advance(time.Minute)
 		var wg sync.WaitGroup
 		applied := make([]int, 2)
 		for i, r := range []replica{r1, r2} {
@@ -78,7 +80,7 @@ func deliveryAcrossReplicas(t *testing.T, open OpenPair) {
 func tablesOnReplicas(t *testing.T, open OpenPair) {
 	r0, r1 := open(t)
 	stores := []Store{r0, r1}
-	c := &testClock{now: at}
+	c := testkit.NewClock(at)
 	reps := []*table.Tables{newReplica(t, stores[0], c).tables, newReplica(t, stores[1], c).tables}
 	OpenClockedGame(t, reps[0], "rep")
 	move := func(ts *table.Tables, id, user, typed string) error {

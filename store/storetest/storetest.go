@@ -9,10 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tttbot/tttbot/internal/testkit"
 
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/store"
@@ -112,10 +113,7 @@ var classic = game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 2}
 
 // testClock is the application clock the tests move, shared by the
 // "processes" of one test.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type testClock = testkit.Clock
 
 // replica is one bot process's clock machinery on a store.
 type replica struct {
@@ -173,18 +171,6 @@ func (sv *saver) save(tb testing.TB, r *table.Result) {
 		tb.Fatalf("save: %v %v", ok, err)
 	}
 	sv.version[r.Channel] = v
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
 }
 
 func newReplica(tb testing.TB, st Store, c *testClock) replica {
