@@ -22,10 +22,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib" // pgx: the maintained PostgreSQL driver, through database/sql
 
-	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/store/internal/groupcommit"
 	"github.com/tttbot/tttbot/store/internal/sqlread"
-	"github.com/tttbot/tttbot/table"
 )
 
 //go:embed migrations
@@ -40,8 +38,9 @@ var schema = sqlread.Schema{FS: migrations, Dir: "migrations", Lock: "SELECT pg_
 // connection and commits whatever queued meanwhile in one transaction.
 type Store struct {
 	sqlread.Reader
-	w       *groupcommit.Writer
-	db, wdb *sql.DB // the read pool; the writer's one connection
+	groupcommit.Saves // SaveTable, Remember, Ready, WriteStats
+	w                 *groupcommit.Writer
+	db, wdb           *sql.DB // the read pool; the writer's one connection
 }
 
 // Open connects to the PostgreSQL database at url and migrates it.
@@ -101,6 +100,7 @@ func open(ctx context.Context, url string, beforeCommit func(int)) (*Store, erro
 	wdb.SetConnMaxIdleTime(pgIdle)
 	s := &Store{Reader: sqlread.Reader{DB: dollarDB{db}, Stamp: stamp, Retry: retry}, db: db, wdb: wdb}
 	s.w = groupcommit.Start(wdb, committer{beforeCommit: beforeCommit})
+	s.Saves = groupcommit.NewSaves(s.w)
 	return s, nil
 }
 
@@ -124,35 +124,6 @@ func (s *Store) Close() error {
 	s.w.Close()
 	return errors.Join(s.wdb.Close(), s.db.Close())
 }
-
-// SaveTable answers as table.Store asks: a compare-and-swap on the
-// version, with whatever else the save makes durable in the same
-// transaction. It answers only after the COMMIT that covers it, sharing
-// that COMMIT with the other saves queued meanwhile.
-func (s *Store) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
-	r := s.w.Do(ctx, &groupcommit.Op{Kind: groupcommit.Save, Save: save})
-	if r.Dup {
-		return 0, false, fmt.Errorf("save table: delivery %s: %w", save.Delivery, table.ErrDuplicate)
-	}
-	return r.Version, r.OK, r.Err
-}
-
-// Remember records an interaction ID as handled, for an interaction that
-// saved nothing. It does not wait for the COMMIT (nothing the user sees
-// depends on it): the record joins the next batch.
-func (s *Store) Remember(ctx context.Context, interactionID string, now time.Time) {
-	s.w.Enqueue(ctx, &groupcommit.Op{Kind: groupcommit.Delivery, ID: interactionID, At: now})
-}
-
-// Ready reports whether the store accepts writes: nil, or why not. It
-// answers from the last batch when that is recent, else commits a one-row
-// write probe through the writer. After a failure the writer reopens its
-// connection, so Ready turns nil again by itself once the cause (a
-// restarted server) is gone.
-func (s *Store) Ready(ctx context.Context) error { return s.w.Ready(ctx) }
-
-// WriteStats reports the writer's totals; safe to call from any goroutine.
-func (s *Store) WriteStats() store.WriteStats { return s.w.WriteStats() }
 
 // dollarDB is the read pool, given queries with ? placeholders.
 type dollarDB struct{ db *sql.DB }

@@ -18,10 +18,8 @@ import (
 
 	_ "modernc.org/sqlite" // pure-Go SQLite: no cgo, so the static container build stays
 
-	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/store/internal/groupcommit"
 	"github.com/tttbot/tttbot/store/internal/sqlread"
-	"github.com/tttbot/tttbot/table"
 )
 
 //go:embed migrations
@@ -37,9 +35,10 @@ var schema = sqlread.Schema{FS: migrations, Dir: "migrations", Q: func(q string)
 // meanwhile in one transaction.
 type Store struct {
 	sqlread.Reader
-	w       *groupcommit.Writer
-	db, wdb *sql.DB // the read pool; the writer's one connection
-	stmts   *statements
+	groupcommit.Saves // SaveTable, Remember, Ready, WriteStats
+	w                 *groupcommit.Writer
+	db, wdb           *sql.DB // the read pool; the writer's one connection
+	stmts             *statements
 }
 
 // Open opens (creating it and its directory if needed) the SQLite database
@@ -101,6 +100,7 @@ func open(ctx context.Context, path string, opt options) (*Store, error) {
 	st.prepareWriter(ctx, wdb)
 	s := &Store{Reader: sqlread.Reader{DB: preparedDB{db, st}, Stamp: stamp}, db: db, wdb: wdb, stmts: st}
 	s.w = groupcommit.Start(wdb, committer{wdb: wdb, stmts: st, beforeCommit: opt.beforeCommit})
+	s.Saves = groupcommit.NewSaves(s.w)
 	return s, nil
 }
 
@@ -116,35 +116,6 @@ func (s *Store) Close() error {
 	s.stmts.close()
 	return errors.Join(s.wdb.Close(), s.db.Close())
 }
-
-// SaveTable answers as table.Store asks: a compare-and-swap on the
-// version, with whatever else the save makes durable in the same
-// transaction. It answers only after the COMMIT that covers it, sharing
-// that COMMIT (and its fsync) with the other saves queued meanwhile.
-func (s *Store) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
-	r := s.w.Do(ctx, &groupcommit.Op{Kind: groupcommit.Save, Save: save})
-	if r.Dup {
-		return 0, false, fmt.Errorf("save table: delivery %s: %w", save.Delivery, table.ErrDuplicate)
-	}
-	return r.Version, r.OK, r.Err
-}
-
-// Remember records an interaction ID as handled, for an interaction that
-// saved nothing. It does not wait for the COMMIT (nothing the user sees
-// depends on it): the record joins the next batch.
-func (s *Store) Remember(ctx context.Context, interactionID string, now time.Time) {
-	s.w.Enqueue(ctx, &groupcommit.Op{Kind: groupcommit.Delivery, ID: interactionID, At: now})
-}
-
-// Ready reports whether the store accepts writes: nil, or why not. It
-// answers from the last batch when that is recent, else commits a one-row
-// write probe through the writer. After a failure the writer reopens its
-// connection, so Ready turns nil again by itself once the cause (a
-// read-only file) is gone.
-func (s *Store) Ready(ctx context.Context) error { return s.w.Ready(ctx) }
-
-// WriteStats reports the writer's totals; safe to call from any goroutine.
-func (s *Store) WriteStats() store.WriteStats { return s.w.WriteStats() }
 
 // statements keeps statements prepared. SQLite (modernc) otherwise parses
 // and plans a statement every time it runs, and the same few statements

@@ -359,3 +359,40 @@ const discordEpoch = 1420070400000
 func SnowflakeAt(t time.Time) string {
 	return strconv.FormatInt(max(t.UnixMilli()-discordEpoch, 0)<<22, 10)
 }
+
+// Saves is the write side both SQL stores offer through their Writer:
+// table saves, delivery records, readiness and write stats. A store embeds
+// it, so what a write answers is written once for every database.
+type Saves struct{ w *Writer }
+
+// NewSaves returns the write side over w.
+func NewSaves(w *Writer) Saves { return Saves{w: w} }
+
+// SaveTable answers as table.Store asks: a compare-and-swap on the
+// version, with whatever else the save makes durable in the same
+// transaction. It answers only after the COMMIT that covers it, sharing
+// that COMMIT (and its fsync) with the other saves queued meanwhile.
+func (s Saves) SaveTable(ctx context.Context, save table.Save) (int64, bool, error) {
+	r := s.w.Do(ctx, &Op{Kind: Save, Save: save})
+	if r.Dup {
+		return 0, false, fmt.Errorf("save table: delivery %s: %w", save.Delivery, table.ErrDuplicate)
+	}
+	return r.Version, r.OK, r.Err
+}
+
+// Remember records an interaction ID as handled, for an interaction that
+// saved nothing. It does not wait for the COMMIT (nothing the user sees
+// depends on it): the record joins the next batch.
+func (s Saves) Remember(ctx context.Context, interactionID string, now time.Time) {
+	s.w.Enqueue(ctx, &Op{Kind: Delivery, ID: interactionID, At: now})
+}
+
+// Ready reports whether the store accepts writes: nil, or why not. It
+// answers from the last batch when that is recent, else commits a one-row
+// write probe through the writer. After a failure the writer reopens its
+// connection, so Ready turns nil again by itself once the cause (a
+// read-only file, a restarted server) is gone.
+func (s Saves) Ready(ctx context.Context) error { return s.w.Ready(ctx) }
+
+// WriteStats reports the writer's totals; safe to call from any goroutine.
+func (s Saves) WriteStats() store.WriteStats { return s.w.WriteStats() }
