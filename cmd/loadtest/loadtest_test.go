@@ -226,3 +226,11 @@ func BenchmarkNextRequest(b *testing.B) {
 
 // benchBoard is a board reply with its column buttons, as the bot sends one.
 var benchBoard = []byte(`{"type":4,"data":{"content":"a board","components":[{"type":1,"components":[{"type":2,"style":2,"label":"0","custom_id":"ttt:col:5:0"},{"type":2,"style":2,"label":"1","custom_id":"ttt:col:5:1"}]}]}}`)
+
+// b2i is 1 for true and 0 for false, an index into a pair.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

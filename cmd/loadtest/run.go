@@ -36,25 +36,128 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	// Both processes' output goes to one writer, each copied by its own
 	// goroutine.
 	cfg.Log = &lockedWriter{w: cfg.Log}
-	dir, err := os.MkdirTemp(cfg.Dir, "loadtest-")
+	dir, err := runDir(cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	dir, err = filepath.Abs(dir)
+	s, err := startServers(ctx, cfg, dir)
 	if err != nil {
 		return nil, err
 	}
+	defer s.stop()
+
+	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(s.bot.Process.Pid)}
+	var scansBefore Scans
+	if isPostgres(cfg.DB) {
+		if scansBefore, err = tableScans(ctx, cfg.DB); err != nil {
+			return nil, err
+		}
+	}
+	chans := newChannels(cfg, s.key)
+	// An unmeasured warm-up, so that the first phase does not measure a cold
+	// bot; the smoke test's fixed request counts skip it.
+	if cfg.Warmup > 0 && cfg.Requests == 0 {
+		s.drive(ctx, "bot", s.botAddr, chans, cfg.Warmup, 0)
+	}
+	stopSampling := s.sampleRSS(cfg.RSSEvery, rep, progress)
+	s.runPhases(ctx, cfg, chans, rep, progress)
+	stopSampling()
+	if err := s.bot.Process.Signal(syscall.Signal(0)); err != nil {
+		return rep, fmt.Errorf("the bot died during the run: %v", err)
+	}
+	if isPostgres(cfg.DB) && ctx.Err() == nil {
+		if rep.Scans, err = s.scansSince(ctx, cfg.DB, scansBefore); err != nil {
+			return rep, err
+		}
+	}
+	return rep, ctx.Err()
+}
+
+// runDir makes the run's directory under cfg.Dir, for the built binary, the
+// SQLite file and the durable bound's journal, and returns its absolute
+// path. It refuses tmpfs for SQLite, where fsync costs nothing.
+func runDir(cfg Config) (string, error) {
+	dir, err := os.MkdirTemp(cfg.Dir, "loadtest-")
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
 	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		return nil, err
+	if err := syscall.Statfs(abs, &st); err != nil {
+		os.RemoveAll(abs)
+		return "", err
 	}
 	if st.Type == tmpfsMagic && cfg.DB == "sqlite" {
-		return nil, fmt.Errorf("%s is on tmpfs: SQLite's fsync would cost nothing; give -dir on a real disk", dir)
+		os.RemoveAll(abs)
+		return "", fmt.Errorf("%s is on tmpfs: SQLite's fsync would cost nothing; give -dir on a real disk", abs)
 	}
+	return abs, nil
+}
+
+// servers are the processes a run drives, where they listen, the key their
+// requests are signed with and the client that sends them.
+type servers struct {
+	bot *exec.Cmd
+	// bound and durable are the bound and the durable bound; nil with
+	// -no-bound.
+	bound, durable                  *exec.Cmd
+	botAddr, boundAddr, durableAddr string
+	pprofAddr                       string // the bot's profiler; empty without -cpuprofile
+	key                             *testkit.Signer
+	client                          *http.Client
+}
+
+// startServers builds the bot (unless cfg.Bin is set), starts it on its
+// database and, unless cfg.NoBound, the two bounds from this executable, all
+// in dir, and waits until every one answers its health check. On an error it
+// stops what it started.
+func startServers(ctx context.Context, cfg Config, dir string) (*servers, error) {
 	bin := cfg.Bin
+	var err error
 	if bin == "" {
 		if bin, err = build(ctx, dir); err != nil {
+			return nil, err
+		}
+	}
+	s := &servers{key: testkit.NewSigner("tttbot load test key")}
+	env, err := s.chooseAddrs(cfg, dir)
+	if err != nil {
+		return nil, err
+	}
+	if s.bot, err = testkit.Start(dir, env, cfg.Log, bin); err != nil {
+		return nil, err
+	}
+	if !cfg.NoBound {
+		if err := s.startBounds(cfg, dir, env); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
+	s.client = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
+	}}
+	for _, addr := range s.addrs() {
+		if err := testkit.WaitHealthy(ctx, s.client, addr, 30*time.Second); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// chooseAddrs picks free addresses for the bot, the bounds and (with
+// cfg.CPUProfile) the bot's profiler, and returns the environment the
+// processes start with: the bot's configuration, its database a new SQLite
+// file in dir or cfg.DB.
+func (s *servers) chooseAddrs(cfg Config, dir string) ([]string, error) {
+	var err error
+	for _, addr := range []*string{&s.botAddr, &s.boundAddr, &s.durableAddr} {
+		if *addr, err = testkit.FreeAddr(); err != nil {
 			return nil, err
 		}
 	}
@@ -62,60 +165,56 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 	if dbURL == "sqlite" {
 		dbURL = "sqlite://" + filepath.Join(dir, "tttbot.db")
 	}
-	key := testkit.NewSigner("tttbot load test key")
-	var botAddr, boundAddr, durableAddr string
-	for _, addr := range []*string{&botAddr, &boundAddr, &durableAddr} {
-		if *addr, err = testkit.FreeAddr(); err != nil {
-			return nil, err
-		}
-	}
-	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, testkit.BotEnv(botAddr, key.PublicHex(), dbURL)...)
-	pprofAddr := ""
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, testkit.BotEnv(s.botAddr, s.key.PublicHex(), dbURL)...)
 	if cfg.CPUProfile != "" {
-		if pprofAddr, err = testkit.FreeAddr(); err != nil {
+		if s.pprofAddr, err = testkit.FreeAddr(); err != nil {
 			return nil, err
 		}
-		env = append(env, "PPROF_ADDR="+pprofAddr)
+		env = append(env, "PPROF_ADDR="+s.pprofAddr)
 	}
-	botProc, err := testkit.Start(dir, env, cfg.Log, bin)
-	if err != nil {
-		return nil, err
-	}
-	defer testkit.Stop(botProc)
+	return env, nil
+}
+
+// startBounds starts the bound and the durable bound, each a process of
+// this executable, with the bot's environment.
+func (s *servers) startBounds(cfg Config, dir string, env []string) error {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if !cfg.NoBound {
-		boundProc, err := testkit.Start(dir, env, cfg.Log, self, boundArg, boundAddr, key.PublicHex())
-		if err != nil {
-			return nil, err
-		}
-		defer testkit.Stop(boundProc)
-		// The durable bound's journal is on the disk the SQLite file is on.
-		durableProc, err := testkit.Start(dir, env, cfg.Log, self, boundArg, durableAddr, key.PublicHex(), filepath.Join(dir, "bound.journal"))
-		if err != nil {
-			return nil, err
-		}
-		defer testkit.Stop(durableProc)
+	if s.bound, err = testkit.Start(dir, env, cfg.Log, self, boundArg, s.boundAddr, s.key.PublicHex()); err != nil {
+		return err
 	}
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
-	}}
-	defer client.CloseIdleConnections()
-	for _, addr := range []string{botAddr, boundAddr, durableAddr}[:3-2*b2i(cfg.NoBound)] {
-		if err := testkit.WaitHealthy(ctx, client, addr, 30*time.Second); err != nil {
-			return nil, err
-		}
-	}
+	// The durable bound's journal is on the disk the SQLite file is on.
+	s.durable, err = testkit.Start(dir, env, cfg.Log, self, boundArg, s.durableAddr, s.key.PublicHex(), filepath.Join(dir, "bound.journal"))
+	return err
+}
 
-	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(botProc.Process.Pid)}
-	var scansBefore Scans
-	if isPostgres(cfg.DB) {
-		if scansBefore, err = tableScans(ctx, cfg.DB); err != nil {
-			return nil, err
+// addrs are the addresses of the servers started: the bot's, then the
+// bounds' if any.
+func (s *servers) addrs() []string {
+	if s.bound == nil {
+		return []string{s.botAddr}
+	}
+	return []string{s.botAddr, s.boundAddr, s.durableAddr}
+}
+
+// stop closes the client's idle connections and stops the servers started,
+// the bounds first and the bot last. Stopping a server twice is harmless.
+func (s *servers) stop() {
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
+	for _, p := range []*exec.Cmd{s.durable, s.bound, s.bot} {
+		if p != nil {
+			testkit.Stop(p)
 		}
 	}
+}
+
+// newChannels is the run's cfg.Channels channels, their users and
+// interaction IDs new each run.
+func newChannels(cfg Config, key *testkit.Signer) []*channel {
 	seed := uint64(time.Now().UnixNano())
 	chans := make([]*channel, cfg.Channels)
 	ids := newIDs(time.Now())
@@ -123,17 +222,18 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		chans[n] = newChannel(seed, n, key, ids)
 		chans[n].buttons = cfg.Buttons
 	}
-	drive := func(kind string, addr string, d time.Duration, requests int) Phase {
-		return runPhase(ctx, client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
-	}
-	if cfg.Warmup > 0 && cfg.Requests == 0 {
-		drive("bot", botAddr, cfg.Warmup, 0)
-	}
+	return chans
+}
+
+// sampleRSS samples the bot's RSS and Go heap every period into rep.RSS,
+// printing each sample to progress, until the function it returns is
+// called; a period of 0 samples nothing.
+func (s *servers) sampleRSS(every time.Duration, rep *Report, progress io.Writer) (stop func()) {
 	var sampler sync.WaitGroup
 	stopSampling := make(chan struct{})
-	if cfg.RSSEvery > 0 {
+	if every > 0 {
 		sampler.Go(func() {
-			t := time.NewTicker(cfg.RSSEvery)
+			t := time.NewTicker(every)
 			defer t.Stop()
 			begin := time.Now()
 			for {
@@ -141,67 +241,80 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 				case <-stopSampling:
 					return
 				case now := <-t.C:
-					kb := rssKB(botProc.Process.Pid)
-					heap := heapInuseKB(client, botAddr)
+					kb := rssKB(s.bot.Process.Pid)
+					heap := heapInuseKB(s.client, s.botAddr)
 					rep.RSS = append(rep.RSS, RSSSample{At: now.Sub(begin), KB: kb, HeapKB: heap})
 					fmt.Fprintf(progress, "  rss %6.0fs %7d kB  (Go heap in use %d kB)\n", now.Sub(begin).Seconds(), kb, heap)
 				}
 			}
 		})
 	}
+	return func() {
+		close(stopSampling)
+		sampler.Wait()
+	}
+}
+
+// runPhases drives cfg.Phases rounds of a bot phase followed (unless
+// cfg.NoBound) by a bound and a durable phase, adding each to rep and
+// printing it to progress as it ends. An interrupted ctx starts no new round.
+func (s *servers) runPhases(ctx context.Context, cfg Config, chans []*channel, rep *Report, progress io.Writer) {
+	record := func(p Phase) {
+		rep.Phases = append(rep.Phases, p)
+		fmt.Fprintln(progress, " ", p)
+	}
 	for n := range cfg.Phases {
 		if ctx.Err() != nil {
 			break
 		}
-		var profiled chan error
-		if n == 0 && pprofAddr != "" {
-			profiled = make(chan error, 1)
-			go func() { profiled <- cpuProfile(ctx, pprofAddr, cfg.Phase-time.Second, cfg.CPUProfile) }()
-		}
-		stored := botMetrics(client, botAddr)
-		p := drive("bot", botAddr, cfg.Phase, cfg.Requests)
-		p.Batches = batches(stored, botMetrics(client, botAddr))
-		if profiled != nil {
-			if err := <-profiled; err != nil {
-				fmt.Fprintln(progress, "  cpu profile:", err)
-			}
-		}
-		p.RSSKB = rssKB(botProc.Process.Pid)
-		rep.Phases = append(rep.Phases, p)
-		fmt.Fprintln(progress, " ", p)
+		record(s.botPhase(ctx, cfg, chans, n == 0, progress))
 		if cfg.NoBound {
 			continue
 		}
-		p = drive("bound", boundAddr, cfg.Phase, cfg.Requests)
-		rep.Phases = append(rep.Phases, p)
-		fmt.Fprintln(progress, " ", p)
-		p = drive("durable", durableAddr, cfg.Phase, cfg.Requests)
-		rep.Phases = append(rep.Phases, p)
-		fmt.Fprintln(progress, " ", p)
+		record(s.drive(ctx, "bound", s.boundAddr, chans, cfg.Phase, cfg.Requests))
+		record(s.drive(ctx, "durable", s.durableAddr, chans, cfg.Phase, cfg.Requests))
 	}
-	close(stopSampling)
-	sampler.Wait()
-	if err := botProc.Process.Signal(syscall.Signal(0)); err != nil {
-		return rep, fmt.Errorf("the bot died during the run: %v", err)
-	}
-	if isPostgres(cfg.DB) && ctx.Err() == nil {
-		// A busy backend reports its statistics at most once a second
-		// and an idle one after a while; one that exits, at once.
-		testkit.Stop(botProc)
-		after, err := tableScans(ctx, cfg.DB)
-		if err != nil {
-			return rep, err
-		}
-		rep.Scans = &Scans{SeqRows: after.SeqRows - scansBefore.SeqRows, IndexRows: after.IndexRows - scansBefore.IndexRows}
-	}
-	return rep, ctx.Err()
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// botPhase is one phase of the bot, with what its store committed and its
+// RSS at the end. In the first phase (first) with cfg.CPUProfile, the bot's
+// CPU profile is written meanwhile; a failure to is only reported to
+// progress.
+func (s *servers) botPhase(ctx context.Context, cfg Config, chans []*channel, first bool, progress io.Writer) Phase {
+	var profiled chan error
+	if first && s.pprofAddr != "" {
+		profiled = make(chan error, 1)
+		go func() { profiled <- cpuProfile(ctx, s.pprofAddr, cfg.Phase-time.Second, cfg.CPUProfile) }()
 	}
-	return 0
+	stored := botMetrics(s.client, s.botAddr)
+	p := s.drive(ctx, "bot", s.botAddr, chans, cfg.Phase, cfg.Requests)
+	p.Batches = batches(stored, botMetrics(s.client, s.botAddr))
+	if profiled != nil {
+		if err := <-profiled; err != nil {
+			fmt.Fprintln(progress, "  cpu profile:", err)
+		}
+	}
+	p.RSSKB = rssKB(s.bot.Process.Pid)
+	return p
+}
+
+// drive is one phase of kind, every channel sending to the server at addr
+// for d (or requests a channel); only the bot's replies advance the games.
+func (s *servers) drive(ctx context.Context, kind, addr string, chans []*channel, d time.Duration, requests int) Phase {
+	return runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+}
+
+// scansSince stops the bot and returns the rows its statements read on
+// PostgreSQL since before.
+func (s *servers) scansSince(ctx context.Context, db string, before Scans) (*Scans, error) {
+	// A busy backend reports its statistics at most once a second and an
+	// idle one after a while; one that exits, at once.
+	testkit.Stop(s.bot)
+	after, err := tableScans(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return &Scans{SeqRows: after.SeqRows - before.SeqRows, IndexRows: after.IndexRows - before.IndexRows}, nil
 }
 
 // build compiles the module the current directory belongs to into dir, as
@@ -257,6 +370,7 @@ func rssKB(pid int) int {
 	return 0
 }
 
+// redactDB is db with the credentials of a URL left out, for the report.
 func redactDB(db string) string {
 	if i := strings.Index(db, "@"); i >= 0 {
 		if j := strings.Index(db, "://"); j >= 0 && j < i {
@@ -268,7 +382,7 @@ func redactDB(db string) string {
 
 // runPhase drives every channel at url for d (or requests a channel),
 // advancing the games only when apply is set (the bot; the bound applies
-// nothing).
+// nothing), and pools what the channels measured.
 func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*channel, apply bool, d time.Duration, requests int) Phase {
 	// The phase ends by starting no new request; one in flight finishes, so
 	// the channel's script stays in step with what the bot applied.
@@ -283,80 +397,105 @@ func runPhase(ctx context.Context, c *http.Client, url, kind string, chans []*ch
 	// (its idle timeout is its read timeout, 10 s, about a phase) just as
 	// they are reused, which fails a POST: each phase opens its own.
 	c.CloseIdleConnections()
-	lat := make([][]time.Duration, len(chans))
-	refused := make([]int, len(chans))
-	failed := make([]int, len(chans))
-	presses := make([]int, len(chans))
-	moves := make([]int, len(chans))
-	firstErr := make([]string, len(chans))
+	tallies := make([]channelTally, len(chans))
 	var wg sync.WaitGroup
 	begin := time.Now()
 	for n, ch := range chans {
-		wg.Go(func() {
-			for k := 0; !over(k); k++ {
-				body, err := ch.next()
-				if err != nil { // the payloads are embedded: only a broken build gets here
-					failed[n]++
-					firstErr[n] = err.Error()
-					return
-				}
-				if ch.step == stepMove {
-					moves[n]++
-				}
-				if ch.pressed {
-					presses[n]++
-				}
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				ch.key.Sign(req.Header, body, time.Now())
-				t0 := time.Now()
-				res, err := c.Do(req)
-				var reply []byte
-				if err == nil {
-					reply, err = io.ReadAll(res.Body)
-					res.Body.Close()
-					if err == nil && res.StatusCode != http.StatusOK {
-						err = fmt.Errorf("%s: %s", res.Status, bytes.TrimSpace(reply))
-					}
-				}
-				if ctx.Err() != nil {
-					return // interrupted: not counted
-				}
-				lat[n] = append(lat[n], time.Since(t0))
-				ok := err == nil && !bytes.Contains(reply, []byte(`"flags":64`))
-				switch {
-				case err != nil:
-					failed[n]++
-					if firstErr[n] == "" {
-						firstErr[n] = err.Error()
-					}
-				case !ok:
-					refused[n]++
-					if firstErr[n] == "" {
-						firstErr[n] = "refused: " + string(reply)
-					}
-				}
-				if apply {
-					ch.done(ok, reply)
-				}
-			}
-		})
+		wg.Go(func() { driveChannel(ctx, c, url, ch, apply, over, &tallies[n]) })
 	}
 	wg.Wait()
 	p := Phase{Kind: kind, Elapsed: time.Since(begin)}
-	var all []time.Duration
-	for n := range chans {
-		all = append(all, lat[n]...)
-		p.Refused += refused[n]
-		p.Failed += failed[n]
-		p.Presses += presses[n]
-		p.Moves += moves[n]
+	for _, t := range tallies {
+		p.Latencies = append(p.Latencies, t.latencies...)
+		p.Refused += t.refused
+		p.Failed += t.failed
+		p.Presses += t.presses
+		p.Moves += t.moves
 		if p.FirstError == "" {
-			p.FirstError = firstErr[n]
+			p.FirstError = t.firstErr
 		}
 	}
-	p.Latencies = all
 	return p
+}
+
+// channelTally is what one channel's requests came to in a phase.
+type channelTally struct {
+	latencies                       []time.Duration
+	refused, failed, presses, moves int // as in Phase
+	firstErr                        string
+}
+
+// driveChannel sends ch's requests to url one after another until over(k)
+// says the phase is over after k of them, counting each into t. With apply,
+// each reply advances ch's game. A request cut short by ctx is not counted.
+func driveChannel(ctx context.Context, c *http.Client, url string, ch *channel, apply bool, over func(k int) bool, t *channelTally) {
+	for k := 0; !over(k); k++ {
+		body, err := ch.next()
+		if err != nil { // the payloads are embedded: only a broken build gets here
+			t.failed++
+			t.firstErr = err.Error()
+			return
+		}
+		if ch.step == stepMove {
+			t.moves++
+		}
+		if ch.pressed {
+			t.presses++
+		}
+		req := signedRequest(ctx, url, ch.key, body)
+		t0 := time.Now()
+		reply, err := send(c, req)
+		if ctx.Err() != nil {
+			return // interrupted: not counted
+		}
+		t.latencies = append(t.latencies, time.Since(t0))
+		accepted := err == nil && !bytes.Contains(reply, []byte(`"flags":64`))
+		t.count(err, accepted, reply)
+		if apply {
+			ch.done(accepted, reply)
+		}
+	}
+}
+
+// signedRequest is an interaction POST of body to url, signed with key as
+// Discord signs its requests.
+func signedRequest(ctx context.Context, url string, key *testkit.Signer, body []byte) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	key.Sign(req.Header, body, time.Now())
+	return req
+}
+
+// send makes req and reads the reply; a status other than 200 is an error
+// quoting the reply.
+func send(c *http.Client, req *http.Request) ([]byte, error) {
+	res, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	reply, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err == nil && res.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%s: %s", res.Status, bytes.TrimSpace(reply))
+	}
+	return reply, err
+}
+
+// count counts a reply that failed (err) or that refused the request (not
+// accepted: an ephemeral answer), keeping the channel's first error.
+func (t *channelTally) count(err error, accepted bool, reply []byte) {
+	switch {
+	case err != nil:
+		t.failed++
+		if t.firstErr == "" {
+			t.firstErr = err.Error()
+		}
+	case !accepted:
+		t.refused++
+		if t.firstErr == "" {
+			t.firstErr = "refused: " + string(reply)
+		}
+	}
 }
 
 // channel is one channel's conversation: Connect Four games one after
