@@ -104,39 +104,12 @@ func TestPostgresMigrationsTooNew(t *testing.T) {
 // TestStampsAreTheApplicationsTime: the store keeps the time it is given
 // (one clock for the whole application), not the database's.
 func TestStampsAreTheApplicationsTime(t *testing.T) {
-	{
-		{
-			s := openTest(t, nil)
-			ctx := context.Background()
-			past := time.Date(2001, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
-			r := table.Result{Scope: "g", Players: []string{"a", "b"}, Winner: 0, Rules: game.Classic(), Moves: 5}
-			if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c-clock", Guild: "g", Data: []byte("{}"), Now: past, Result: &r}); !ok || err != nil {
-				t.Fatalf("save: %v %v", ok, err)
-			}
-			for _, q := range []string{`SELECT updated_at FROM channel_tables WHERE channel = ?`, `SELECT finished_at FROM results WHERE scope = ?`} {
-				arg := "c-clock"
-				if strings.Contains(q, "results") {
-					arg = "g"
-				}
-				var got any
-				if err := s.db.QueryRowContext(ctx, strings.ReplaceAll(q, "?", "$1"), arg).Scan(&got); err != nil {
-					t.Fatal(err)
-				}
-				switch v := got.(type) {
-				case string:
-					if v != "2001-02-03T04:05:06.789Z" {
-						t.Errorf("%s: %q", q, v)
-					}
-				case time.Time:
-					if !v.Equal(past) {
-						t.Errorf("%s: %v", q, v)
-					}
-				default:
-					t.Errorf("%s: %T %v", q, got, got)
-				}
-			}
-		}
-	}
+	s := openTest(t, nil)
+	storetest.StampsAreTheApplicationsTime(t, s, func(ctx context.Context, query string, arg any) (any, error) {
+		var got any
+		err := s.db.QueryRowContext(ctx, strings.ReplaceAll(query, "?", "$1"), arg).Scan(&got)
+		return got, err
+	})
 }
 
 // TestPostgresTerminatedBackends: pg_terminate_backend kills every
