@@ -106,6 +106,17 @@ const (
 	ThreadFailed
 )
 
+var threadReasonNames = [...]string{ThreadInDM: "dm", ThreadNotInstalled: "not_installed", ThreadNoPermission: "permission",
+	ThreadNested: "nested", ThreadChannelType: "channel_type", ThreadNoToken: "no_token", ThreadRateLimited: "rate_limited", ThreadFailed: "failed"}
+
+// String names the reason for logs, as its refusal's key does.
+func (r ThreadReason) String() string {
+	if int(r) < len(threadReasonNames) {
+		return threadReasonNames[r]
+	}
+	return fmt.Sprintf("ThreadReason(%d)", uint8(r))
+}
+
 // ThreadError says why /ttt new could not open its game in a thread.
 type ThreadError struct {
 	Reason     ThreadReason
@@ -117,9 +128,9 @@ type ThreadError struct {
 // Error implements error.
 func (e *ThreadError) Error() string {
 	if e.Err != nil {
-		return fmt.Sprintf("no thread (%d): %v", e.Reason, e.Err)
+		return fmt.Sprintf("no thread (%s): %v", e.Reason, e.Err)
 	}
-	return fmt.Sprintf("no thread (%d)", e.Reason)
+	return fmt.Sprintf("no thread (%s)", e.Reason)
 }
 
 // Unwrap returns Discord's answer, if any.
