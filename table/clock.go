@@ -105,11 +105,6 @@ func (t *Table) LastTimeout() (Timeout, bool) {
 	return t.TimedOut[len(t.TimedOut)-1], true
 }
 
-// Due reports whether the player to move has run out of time at now.
-func (t *Table) Due(now time.Time) bool {
-	return t.Phase == Playing && !t.Deadline.IsZero() && !now.Before(t.Deadline)
-}
-
 // ArmClock sets the deadline for the player to move when the turn has
 // changed since it was set (a fresh clock each move), and clears it when no
 // person is due to move on a clock. Tables calls it on every save; call it
@@ -233,27 +228,6 @@ func (ts *Tables) applyTimeUp(ctx context.Context, t *Table) (func(context.Conte
 	}
 	ts.log.Info("clock ran out", "channel", t.Channel, "player", lost.Player(), "game_over", !t.Phase.Open())
 	return after, nil
-}
-
-// timeUpInAction applies a run-out clock (or a lapsed challenge) that an
-// action found before the scheduler did. The after-save work (the old
-// message's edit) runs in the background: it must not hold up the action's
-// reply. Wait waits for it.
-func (ts *Tables) timeUpInAction(ctx context.Context, t *Table) error {
-	apply := ts.applyTimeUp
-	if t.InvitationDue(ts.now()) {
-		apply = ts.applyLapse
-	}
-	after, err := apply(ctx, t)
-	if err != nil || after == nil {
-		return err
-	}
-	ts.clocks.bg.Add(1)
-	go func() {
-		defer ts.clocks.bg.Done()
-		after(context.WithoutCancel(ctx))
-	}()
-	return nil
 }
 
 // Wait waits for the after-save work that actions started in the background

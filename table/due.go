@@ -47,6 +47,10 @@ type due struct {
 	name  string
 	at    func(t *Table) time.Time
 	apply func(ts *Tables, ctx context.Context, t *Table) (after func(context.Context), err error)
+	// first: an action that finds it due applies it before acting, as if
+	// the scheduler had been quicker (a move after the deadline loses on
+	// time; an answer after the lapse finds the challenge over).
+	first bool
 }
 
 // dues are the kinds, most urgent first: when two are due at once, the
@@ -63,14 +67,16 @@ func init() {
 				return time.Time{}
 			}
 			return t.Deadline
-		}, (*Tables).applyTimeUp},
+		}, (*Tables).applyTimeUp, true},
 		{ChallengeDue, "challenge", func(t *Table) time.Time {
 			if !t.Challenging() {
 				return time.Time{}
 			}
 			return t.InviteExpires
-		}, (*Tables).applyLapse},
-		{ArchiveDue, "archive", func(t *Table) time.Time { return t.ArchiveAt }, (*Tables).applyArchive},
+		}, (*Tables).applyLapse, true},
+		// Archiving waits for the scheduler: it is a call to Discord, and
+		// an action in the thread (a rematch) may cancel it.
+		{ArchiveDue, "archive", func(t *Table) time.Time { return t.ArchiveAt }, (*Tables).applyArchive, false},
 	}
 }
 
@@ -141,4 +147,25 @@ func (ts *Tables) ApplyDue(ctx context.Context, channel string) (applied bool, e
 		after(ctx)
 	}
 	return applied, nil
+}
+
+// applyBeforeAction applies what has fallen due on t that an action must
+// not act past (see due.first), and reports whether it saved. The
+// after-save work (an old message's edit) runs in the background: it must
+// not hold up the action's reply. Wait waits for it.
+func (ts *Tables) applyBeforeAction(ctx context.Context, t *Table) (saved bool, err error) {
+	d := t.dueNow(ts.now())
+	if d == nil || !d.first {
+		return false, nil
+	}
+	after, err := d.apply(ts, ctx, t)
+	if err != nil || after == nil {
+		return err == nil, err
+	}
+	ts.clocks.bg.Add(1)
+	go func() {
+		defer ts.clocks.bg.Done()
+		after(context.WithoutCancel(ctx))
+	}()
+	return true, nil
 }

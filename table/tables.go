@@ -171,15 +171,14 @@ func (ts *Tables) tryCached(ctx context.Context, cur *Table, d *delivery, act Ac
 }
 
 // apply is Do's work on cur, the channel's table as loaded (nil when none):
-// the clock and the idle timeout first, then act and its save, which
+// a run-out clock or lapsed challenge and the idle timeout first, then act and its save, which
 // records d. saved says whether any of its saves won a compare-and-swap
 // (cur was then the stored table).
 func (ts *Tables) apply(ctx context.Context, channel string, cur *Table, d *delivery, act Action) (saved bool, err error) {
-	if cur != nil && (cur.Due(ts.now()) || cur.InvitationDue(ts.now())) { // a clock or a challenge ran out: that comes first, as if the scheduler had been quicker
-		if err := ts.timeUpInAction(ctx, cur); err != nil {
+	if cur != nil {
+		if saved, err = ts.applyBeforeAction(ctx, cur); err != nil {
 			return false, err
 		}
-		saved = true
 	}
 	if ts.Idle(cur) {
 		if err := ts.expire(ctx, cur); err != nil {
