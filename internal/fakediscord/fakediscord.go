@@ -301,6 +301,38 @@ func (s *Server) botAuth(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// receive is the start of a call made with the bot token: it checks the
+// token, reads the body, holds it to check (Discord's description of the
+// call; nil: no body), and records it. ok is false when the call has been
+// answered already: no token, or op switched to refuse it.
+func (s *Server) receive(w http.ResponseWriter, r *http.Request, op Op, check func(body []byte, names map[string]string) []string) (body []byte, files map[string][]byte, ok bool) {
+	if !s.botAuth(w, r) {
+		return nil, nil, false
+	}
+	var names map[string]string
+	if check != nil {
+		body, files, names = s.read(r)
+		s.check(r, check(body, names))
+	}
+	if s.record(w, Request{Method: r.Method, Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Body: body, Files: files}, op) {
+		return nil, nil, false
+	}
+	return body, files, true
+}
+
+// liveThread returns the thread the call's path names, or answers 404 (as
+// Discord does for a deleted or unknown channel) and returns nil, unlocking
+// s.mu; s.mu is held.
+func (s *Server) liveThread(w http.ResponseWriter, r *http.Request) *Thread {
+	t := s.threadLocked(r.PathValue("channel"))
+	if t == nil || t.Deleted {
+		s.mu.Unlock()
+		fail(w, http.StatusNotFound, 10003, "Unknown Channel")
+		return nil
+	}
+	return t
+}
+
 func (s *Server) getOriginal(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	posted := s.posted
@@ -320,12 +352,8 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) startThread(w http.ResponseWriter, r *http.Request) {
-	if !s.botAuth(w, r) {
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	s.check(r, checkStartThread(body))
-	if s.record(w, Request{Method: r.Method, Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Body: body}, StartThread) {
+	body, _, ok := s.receive(w, r, StartThread, func(body []byte, _ map[string]string) []string { return checkStartThread(body) })
+	if !ok {
 		return
 	}
 	var b struct {
@@ -376,12 +404,8 @@ func (s *Server) threadLocked(id string) *Thread {
 }
 
 func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
-	if !s.botAuth(w, r) {
-		return
-	}
-	body, files, names := s.read(r)
-	s.check(r, checkMessage(body, names))
-	if s.record(w, Request{Method: r.Method, Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Body: body, Files: files}, PostMessage) {
+	body, files, ok := s.receive(w, r, PostMessage, checkMessage)
+	if !ok {
 		return
 	}
 	ch := r.PathValue("channel")
@@ -407,12 +431,8 @@ func (s *Server) postMessage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateThread(w http.ResponseWriter, r *http.Request) {
-	if !s.botAuth(w, r) {
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	s.check(r, checkThreadUpdate(body))
-	if s.record(w, Request{Method: r.Method, Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Body: body}, ArchiveThread) {
+	body, _, ok := s.receive(w, r, ArchiveThread, func(body []byte, _ map[string]string) []string { return checkThreadUpdate(body) })
+	if !ok {
 		return
 	}
 	var b struct {
@@ -420,10 +440,8 @@ func (s *Server) updateThread(w http.ResponseWriter, r *http.Request) {
 	}
 	json.Unmarshal(body, &b)
 	s.mu.Lock()
-	t := s.threadLocked(r.PathValue("channel"))
-	if t == nil || t.Deleted {
-		s.mu.Unlock()
-		fail(w, http.StatusNotFound, 10003, "Unknown Channel")
+	t := s.liveThread(w, r)
+	if t == nil {
 		return
 	}
 	if b.Archived != nil {
@@ -435,17 +453,12 @@ func (s *Server) updateThread(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteThread(w http.ResponseWriter, r *http.Request) {
-	if !s.botAuth(w, r) {
-		return
-	}
-	if s.record(w, Request{Method: r.Method, Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization")}, DeleteThread) {
+	if _, _, ok := s.receive(w, r, DeleteThread, nil); !ok {
 		return
 	}
 	s.mu.Lock()
-	t := s.threadLocked(r.PathValue("channel"))
-	if t == nil || t.Deleted {
-		s.mu.Unlock()
-		fail(w, http.StatusNotFound, 10003, "Unknown Channel")
+	t := s.liveThread(w, r)
+	if t == nil {
 		return
 	}
 	t.Deleted = true
