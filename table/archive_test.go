@@ -18,23 +18,10 @@ import (
 // channel "parent", with a 30-second clock.
 func openInThread(tb testing.TB, ts *Tables, thread string) {
 	tb.Helper()
-	err := ts.Do(context.Background(), thread, func(_ context.Context, cur *Table) (*Table, error) {
-		t, err := New(cur, "g", thread, "alice", game.Classic(), game.Fast, ts.Now())
-		if err != nil {
-			return nil, err
-		}
+	openGame(tb, ts, thread, func(t *Table) error {
 		t.PlaceInThread("parent")
-		if err := t.SetClock(30 * time.Second); err != nil {
-			return nil, err
-		}
-		if err := t.Join("alice", 'X'); err != nil {
-			return nil, err
-		}
-		return t, t.Join("bob", 0)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
+		return t.SetClock(30 * time.Second)
+	}, "alice", "bob")
 }
 
 // act runs one action on channel's table and fails the test on an error.

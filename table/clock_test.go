@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/tttbot/tttbot/internal/testkit"
-
-	"github.com/tttbot/tttbot/game"
 )
 
 // clockStore is memStore keeping deadlines too, as the real stores do.
@@ -82,24 +80,7 @@ func clockedTables(tb testing.TB, st *clockStore, c *clock) *Tables {
 // (tokens X, O, …) in channel.
 func openClocked(tb testing.TB, ts *Tables, channel string, players ...string) {
 	tb.Helper()
-	err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
-		t, err := New(cur, "g", channel, players[0], game.Rules{Rows: 3, Cols: 3, Win: 3, Players: len(players)}, game.Fast, ts.Now())
-		if err != nil {
-			return nil, err
-		}
-		if err := t.SetClock(30 * time.Second); err != nil {
-			return nil, err
-		}
-		for _, p := range players {
-			if err := t.Join(p, 0); err != nil {
-				return nil, err
-			}
-		}
-		return t, nil
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	openGame(tb, ts, channel, func(t *Table) error { return t.SetClock(30 * time.Second) }, players...)
 }
 
 func mustLoad(tb testing.TB, ts *Tables, channel string) *Table {

@@ -65,17 +65,29 @@ func mustTables(tb testing.TB) (*Tables, *memStore, *time.Time) {
 }
 
 // open starts a 3×3 game between alice (X) and bob (O) in channel.
-func open(tb testing.TB, ts *Tables, channel string) {
+func open(tb testing.TB, ts *Tables, channel string) { openGame(tb, ts, channel, nil, "alice", "bob") }
+
+// openGame starts a 3×3 game among players in channel (tokens X, O, … in
+// their order; the first creates it), once prepare (nil: nothing) has set
+// up the new table.
+func openGame(tb testing.TB, ts *Tables, channel string, prepare func(*Table) error, players ...string) {
 	tb.Helper()
 	err := ts.Do(context.Background(), channel, func(_ context.Context, cur *Table) (*Table, error) {
-		t, err := New(cur, "g", channel, "alice", game.Classic(), game.Fast, ts.Now())
+		t, err := New(cur, "g", channel, players[0], game.Rules{Rows: 3, Cols: 3, Win: 3, Players: len(players)}, game.Fast, ts.Now())
 		if err != nil {
 			return nil, err
 		}
-		if err := t.Join("alice", 'X'); err != nil {
-			return nil, err
+		if prepare != nil {
+			if err := prepare(t); err != nil {
+				return nil, err
+			}
 		}
-		return t, t.Join("bob", 0)
+		for _, p := range players {
+			if err := t.Join(p, 0); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
 	})
 	if err != nil {
 		tb.Fatal(err)
