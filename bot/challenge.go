@@ -146,9 +146,9 @@ func (b *Bot) challengeLapsed(_ context.Context, t *table.Table) (func(context.C
 
 // endedEdit turns a message into text alone: its buttons go.
 func endedEdit(text string) *discordgo.WebhookEdit {
-	resp := public(text).InteractionResponse(true).Data
-	none := []discordgo.MessageComponent{}
-	return &discordgo.WebhookEdit{Content: &resp.Content, Components: &none, AllowedMentions: resp.AllowedMentions}
+	resp := public(text)
+	resp.Components = []discordgo.MessageComponent{} // an empty list clears them; nil would keep them
+	return boardEdit(resp)
 }
 
 // outlivesToken reports whether t's open clock or challenge may end after
