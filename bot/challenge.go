@@ -123,10 +123,8 @@ func (b *Bot) clickDecline(_ context.Context, in *Interaction, cur *table.Table)
 func (b *Bot) withdrawn(in *Interaction, t *table.Table) Response {
 	text := challengeEnd(in.Public, t, in.User)
 	resp := public(text)
-	if b.editor != nil && t.Shown.Token != "" {
-		edit := endedEdit(text)
-		shown, channel, now := t.Shown, t.Channel, b.tables.Now()
-		resp.afterSave = func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit) }
+	if b.canEditShown(t) {
+		resp.afterSave = b.editShown(t, func() *discordgo.WebhookEdit { return endedEdit(text) })
 	}
 	return resp
 }
@@ -135,13 +133,11 @@ func (b *Bot) withdrawn(in *Interaction, t *table.Table) Response {
 // the invitation message is edited to say nobody answered, in the language
 // it was written in.
 func (b *Bot) challengeLapsed(_ context.Context, t *table.Table) (func(context.Context), error) {
-	if b.editor == nil || t.Shown.Token == "" && t.Shown.Message == "" {
+	if !b.canEditShown(t) {
 		return nil, nil // the next interaction in the channel finds it ended
 	}
-	w := b.words.For(t.Shown.Locale)
-	edit := endedEdit(challengeEnd(w, t, ""))
-	shown, channel, now := t.Shown, t.Channel, b.tables.Now()
-	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit) }, nil
+	text := challengeEnd(b.words.For(t.Shown.Locale), t, "")
+	return b.editShown(t, func() *discordgo.WebhookEdit { return endedEdit(text) }), nil
 }
 
 // endedEdit turns a message into text alone: its buttons go.

@@ -153,14 +153,27 @@ func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func
 	}
 	t.FinishIfOver()
 	t.ArmClock(b.tables.Now()) // the next mover's fresh clock, as the edit shows it
-	if b.editor == nil || t.Shown.Token == "" && t.Shown.Message == "" {
+	if !b.canEditShown(t) {
 		return nil, nil // the next interaction shows the result
 	}
 	resp := decorate(w, boardReply(w, t, headline), t, false)
+	// The picture (a board too big for text) is drawn in the edit, after
+	// the channel's lock is released: resp holds a copy of the game.
+	return b.editShown(t, func() *discordgo.WebhookEdit { return boardEdit(resp) }), nil
+}
+
+// canEditShown reports whether the message that last showed t can be
+// edited: the bot has an editor, and knows the message by its
+// interaction's token or by its ID.
+func (b *Bot) canEditShown(t *table.Table) bool {
+	return b.editor != nil && (t.Shown.Token != "" || t.Shown.Message != "")
+}
+
+// editShown returns the edit of the message that last showed t into what
+// edit makes, to run once t's save is durable, outside the channel's lock.
+func (b *Bot) editShown(t *table.Table, edit func() *discordgo.WebhookEdit) func(context.Context) {
 	shown, channel, now := t.Shown, t.Channel, b.tables.Now()
-	// The picture (a board too big for text) is drawn here, after the
-	// channel's lock is released: resp holds a copy of the game.
-	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, boardEdit(resp)) }, nil
+	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit()) }
 }
 
 // boardEdit is resp as an edit of the message that showed the board: its
