@@ -42,24 +42,10 @@ func basics(t *testing.T, s Store) {
 		}
 	})
 	t.Run("ConcurrentWriters", func(t *testing.T) {
-		var wins atomic.Int32
-		var wg sync.WaitGroup
-		for i := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, ok, err := s.SaveTable(ctx, table.Save{Channel: "c1", Guild: "g1", Data: []byte(fmt.Sprintf(`{"w":%d}`, i)), Version: 2, Now: at})
-				if err != nil {
-					t.Error(err)
-				}
-				if ok {
-					wins.Add(1)
-				}
-			}()
-		}
-		wg.Wait()
-		if wins.Load() != 1 {
-			t.Fatalf("%d writers won, want 1", wins.Load())
+		if wins := raceSaves(t, s, 8, func(i int) table.Save {
+			return table.Save{Channel: "c1", Guild: "g1", Data: []byte(fmt.Sprintf(`{"w":%d}`, i)), Version: 2, Now: at}
+		}); wins != 1 {
+			t.Fatalf("%d writers won, want 1", wins)
 		}
 	})
 	t.Run("Standings", func(t *testing.T) {
@@ -294,25 +280,11 @@ func ratingExactlyOnce(t *testing.T, s Store) {
 	if _, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Guild: "g", Data: []byte("{}"), Now: at}); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	var wins atomic.Int32
-	var wg sync.WaitGroup
-	for range 6 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := Finished(t, "g", "c", classic, []string{"ann", "ben"}, ClassicWin)
-			_, ok, err := s.SaveTable(ctx, table.Save{Channel: "c", Guild: "g", Data: []byte("{}"), Version: 1, Now: at, Result: r})
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				wins.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins.Load() != 1 {
-		t.Fatalf("%d saves won", wins.Load())
+	if wins := raceSaves(t, s, 6, func(int) table.Save {
+		r := Finished(t, "g", "c", classic, []string{"ann", "ben"}, ClassicWin)
+		return table.Save{Channel: "c", Guild: "g", Data: []byte("{}"), Version: 1, Now: at, Result: r}
+	}); wins != 1 {
+		t.Fatalf("%d saves won", wins)
 	}
 	// A save that lost the swap long after: still nothing.
 	r := Finished(t, "g", "c", classic, []string{"ann", "ben"}, ClassicWin)
@@ -469,4 +441,25 @@ func handledForADay(t *testing.T, s Store) {
 // snowflakeAt is the lowest Discord snowflake of the millisecond t.
 func snowflakeAt(t time.Time) string {
 	return strconv.FormatInt(max(t.UnixMilli()-1420070400000, 0)<<22, 10)
+}
+
+// raceSaves makes n saves of s at once, the i-th save(i), and returns how
+// many won their compare-and-swap; an error fails the test.
+func raceSaves(t *testing.T, s Store, n int, save func(i int) table.Save) int {
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for i := range n {
+		sv := save(i) // here: it may fail the test
+		wg.Go(func() {
+			_, ok, err := s.SaveTable(context.Background(), sv)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				wins.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	return int(wins.Load())
 }
