@@ -261,7 +261,7 @@ func TestAutocomplete(t *testing.T) {
 		if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
 			t.Fatalf("autocomplete answered %+v", resp)
 		}
-		return resp.Data.Choices
+		return *resp.Data.Choices
 	}
 	got := ac("")
 	if len(got) != 25 || got[0].Value != "3,4" {
@@ -277,18 +277,16 @@ func TestAutocomplete(t *testing.T) {
 	}
 }
 
-func (h *harness) click(user, customID string) *discordgo.InteractionResponse {
+func (h *harness) click(user, customID string) *WireResponse {
 	h.tb.Helper()
 	i := interaction(h.tb, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": customID})
 	return h.bot.Handle(context.Background(), i)
 }
 
-func buttonIDs(resp *discordgo.InteractionResponse) []string {
+func buttonIDs(resp *WireResponse) []string {
 	var ids []string
-	for _, row := range resp.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			ids = append(ids, c.(discordgo.Button).CustomID)
-		}
+	for _, b := range replyButtons(resp) {
+		ids = append(ids, b.CustomID)
 	}
 	return ids
 }
@@ -301,13 +299,13 @@ func TestJoinButtonAndBadClicks(t *testing.T) {
 		t.Fatalf("lobby buttons %v", ids)
 	}
 	joined := h.click(bob, ids[0])
-	if joined.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(joined.Data.Content, "Seat 2: **O** <@"+bob+">") {
-		t.Fatalf("join click: %+v", joined.Data.Content)
+	if joined.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(replyText(joined), "Seat 2: **O** <@"+bob+">") {
+		t.Fatalf("join click: %+v", replyText(joined))
 	}
 	refused(t, h.click(bob, ids[0]), "already have a seat")
 	started := h.click(carol, ids[0])
-	if !strings.Contains(started.Data.Content, "Game on") || len(buttonIDs(started)) != 9 {
-		t.Fatalf("third join: %s %v", started.Data.Content, buttonIDs(started))
+	if !strings.Contains(replyText(started), "Game on") || len(buttonIDs(started)) != 9 {
+		t.Fatalf("third join: %s %v", replyText(started), buttonIDs(started))
 	}
 	for _, bad := range []string{"", "ttt", "other:join:1", "tttjoin:1"} {
 		refused(t, h.click(alice, bad), "I don't know that command. Try `/ttt help`.")
@@ -324,8 +322,8 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 	h.challenge(t, channel, alice, bob)
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
 	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
-	if len(resp.Data.Files) != 0 || !strings.Contains(resp.Data.Content, "gateway") {
-		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), resp.Data.Content)
+	if len(resp.Data.Files) != 0 || !strings.Contains(replyText(resp), "gateway") {
+		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), replyText(resp))
 	}
 	if resp := h.bot.Handle(context.Background(), i); len(resp.Data.Files) != 1 {
 		t.Fatalf("gateway board image: %d files", len(resp.Data.Files))

@@ -82,8 +82,8 @@ var (
 
 func (h *harness) play(t *testing.T, script string) string {
 	var out strings.Builder
-	var board *discordgo.InteractionResponse // the newest reply with buttons
-	kept := map[string]*discordgo.InteractionResponse{}
+	var board *WireResponse // the newest reply with buttons
+	kept := map[string]*WireResponse{}
 	guildLocale := "en-US"
 	var appPermissions string
 	userInstall := false
@@ -216,7 +216,7 @@ func (h *harness) play(t *testing.T, script string) string {
 		}
 		resp := h.bot.Handle(context.Background(), i)
 		checkReply(t, resp)
-		if resp.Data != nil && len(resp.Data.Components) > 0 {
+		if len(replyButtons(resp)) > 0 {
 			board = resp
 		}
 		h.tables.Wait()
@@ -235,24 +235,18 @@ func botDM(user string) string { return "94" + user[2:] }
 
 // findButton returns the custom_id of resp's button labelled want or whose
 // custom_id ends with ":"+want.
-func findButton(resp *discordgo.InteractionResponse, want string) string {
-	if resp == nil {
-		return ""
-	}
-	for _, row := range resp.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
-			if b.Label == want || strings.HasSuffix(b.CustomID, ":"+want) {
-				return b.CustomID
-			}
+func findButton(resp *WireResponse, want string) string {
+	for _, b := range replyButtons(resp) {
+		if b.Label == want || strings.HasSuffix(b.CustomID, ":"+want) {
+			return b.CustomID
 		}
 	}
 	return ""
 }
 
-// transcribe writes a reply as a reviewer reads it: its kind, who sees it
-// and who it pings, the exact content, its buttons and its files.
-func transcribe(resp *discordgo.InteractionResponse) string {
+// transcribe writes a reply as a reviewer reads it (transcribeMessage):
+// its kind and who sees it first.
+func transcribe(resp *WireResponse) string {
 	kinds := map[discordgo.InteractionResponseType]string{
 		discordgo.InteractionResponseChannelMessageWithSource: "message",
 		discordgo.InteractionResponseUpdateMessage:            "update",
@@ -262,22 +256,9 @@ func transcribe(resp *discordgo.InteractionResponse) string {
 	if d.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		seen = "ephemeral"
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "< %s, %s, pings %v\n%s\n", kinds[resp.Type], seen, d.AllowedMentions.Users, d.Content)
-	for _, row := range d.Components {
-		var cells []string
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
-			label := strings.ReplaceAll(b.Label, emptyCellLabel, "_")
-			if b.Disabled {
-				label = "(" + label + ")"
-			}
-			cells = append(cells, label+" "+b.CustomID)
-		}
-		fmt.Fprintf(&sb, "  [ %s ]\n", strings.Join(cells, " | "))
-	}
+	var files []string
 	for _, f := range d.Files {
-		fmt.Fprintf(&sb, "  file %s (%s)\n", f.Name, f.ContentType)
+		files = append(files, fmt.Sprintf("%s (%s)", f.Name, f.ContentType))
 	}
-	return sb.String()
+	return transcribeMessage(kinds[resp.Type]+", "+seen, d, files)
 }
