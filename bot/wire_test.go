@@ -120,6 +120,9 @@ func transcribeMessage(head string, m *WireMessage, files []string) string {
 		fmt.Fprintf(&sb, ", card %s, %d/%d components", accent, countComponents(m.Components), maxCardComponents)
 	}
 	fmt.Fprintf(&sb, "\n%s\n", messageText(m))
+	for _, e := range m.Embeds {
+		fmt.Fprintf(&sb, "  embed:\n%s\n", e.Description)
+	}
 	walk(m.Components, func(c discordgo.MessageComponent) {
 		switch c := c.(type) {
 		case discordgo.ActionsRow:

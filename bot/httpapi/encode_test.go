@@ -37,6 +37,7 @@ func TestAppendResponseMatchesJSON(t *testing.T) {
 			discordgo.SelectMenu{CustomID: "s", Options: []discordgo.SelectMenuOption{{Label: "a", Value: "a"}}}}}}},
 		"Card":            {Kind: bot.Message, Card: true, Accent: 0x1f77b4, Content: hard + "\n```\n X | <O>\n```\nTurn & more", Ping: []string{"800000000000000001"}, Components: buttons},
 		"CardUpdate":      {Kind: bot.Update, Card: true, Content: "ended"},
+		"HelpEmbed":       {Kind: bot.Message, Ephemeral: true, Embeds: []*discordgo.MessageEmbed{{Description: "help <me>"}}},
 		"CardNoFilesNote": {Kind: bot.Message, Card: true, Accent: 0x99aab5, Content: "big board", Files: []bot.File{{Name: "board.png"}}, NoFiles: "(no picture)"},
 		"CardEphemeral":   {Kind: bot.Message, Card: true, Ephemeral: true, Content: "refused"},
 	}
