@@ -17,7 +17,7 @@ import (
 // spends most of its time there on reflection and on discordgo's
 // MarshalJSON methods (each re-marshals an anonymous struct). The shapes
 // the bot sends on that path (content, flags, allowed_mentions, action rows
-// of plain buttons, and the Components V2 card: a container of text
+// of buttons, and the Components V2 card: a container of text
 // displays, a media gallery and action rows) are written directly; anything
 // else goes through json.Marshal. A test holds both to the same bytes.
 func appendResponse(dst []byte, resp bot.Response) ([]byte, error) {
@@ -86,8 +86,7 @@ func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 }
 
 // appendComponents writes action rows of buttons and the card's container,
-// text displays and media galleries; other components (or a button with an
-// emoji) report false.
+// text displays and media galleries; other components report false.
 func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool) {
 	if cs == nil {
 		return append(dst, "null"...), true
@@ -144,12 +143,9 @@ func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool
 	return append(dst, ']'), true
 }
 
-// appendButton writes a button without an emoji (reporting false for one
-// with).
+// appendButton writes a button, with its emoji when it has one (a token's
+// emoji on a cell).
 func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
-	if c.Emoji != nil {
-		return dst, false
-	}
 	if c.Style == 0 {
 		c.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
 	}
@@ -159,6 +155,25 @@ func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
 	dst = strconv.AppendInt(dst, int64(c.Style), 10)
 	dst = append(dst, `,"disabled":`...)
 	dst = strconv.AppendBool(dst, c.Disabled)
+	if e := c.Emoji; e != nil {
+		dst = append(dst, `,"emoji":{`...)
+		sep := ""
+		for _, f := range [...]struct{ name, value string }{{"name", e.Name}, {"id", e.ID}} {
+			if f.value != "" {
+				dst = append(dst, sep...)
+				dst = append(dst, '"')
+				dst = append(dst, f.name...)
+				dst = append(dst, `":`...)
+				dst = appendString(dst, f.value)
+				sep = ","
+			}
+		}
+		if e.Animated {
+			dst = append(dst, sep...)
+			dst = append(dst, `"animated":true`...)
+		}
+		dst = append(dst, '}')
+	}
 	for _, f := range [...]struct{ name, value string }{{"url", c.URL}, {"custom_id", c.CustomID}, {"sku_id", c.SKUID}} {
 		if f.value != "" {
 			dst = append(dst, `,"`...)
