@@ -27,8 +27,9 @@ type WireResponse struct {
 // posted in a channel, or an edit. The fields are written in this order, so
 // bot/httpapi's hand encoder can write the same bytes.
 type WireMessage struct {
-	// Content is the text of a classic message; empty, and absent from the
-	// JSON, in a Components V2 message, whose text is in its components.
+	// Content is the text of a classic message; empty, and null in the
+	// JSON (see MarshalJSON), in a Components V2 message, whose text is in
+	// its components.
 	Content    string                       `json:"content,omitempty"`
 	Components []discordgo.MessageComponent `json:"components"` // [] clears a message's buttons; nil leaves them
 	Embeds     []*discordgo.MessageEmbed    `json:"embeds,omitempty"`
@@ -56,6 +57,22 @@ type WireAttachment struct {
 
 // IsV2 reports whether m is a Components V2 message.
 func (m *WireMessage) IsV2() bool { return m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 }
+
+// MarshalJSON writes m; a Components V2 message writes "content" and
+// "embeds" as null first. A card carries neither, and when it updates or
+// edits a message that was classic (a board posted by an older version of
+// the bot) Discord asks for them to be null to make the message V2.
+func (m WireMessage) MarshalJSON() ([]byte, error) {
+	type plain WireMessage // without this method
+	if !m.IsV2() {
+		return json.Marshal(plain(m))
+	}
+	return json.Marshal(struct {
+		Content *string `json:"content"`
+		Embeds  *[]any  `json:"embeds"`
+		plain
+	}{plain: plain(m)})
+}
 
 // JSON is m's body: what goes as the request body, or as the part
 // payload_json beside the files.

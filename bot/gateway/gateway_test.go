@@ -209,11 +209,11 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
 		t.Fatalf("no PNG attached: files %v", len(pic.Files))
 	}
-	// A card: no content, the V2 flag, the picture in its media gallery
+	// A card: content null, the V2 flag, the picture in its media gallery
 	// (the fake checks the gallery names the attached file).
 	picData, _ := pic.Body["data"].(map[string]any)
 	flags, _ := picData["flags"].(float64)
-	if _, hasContent := picData["content"]; hasContent || int(flags)&(1<<15) == 0 {
+	if picData["content"] != nil || int(flags)&(1<<15) == 0 {
 		t.Fatalf("the board is not a card: %v", picData)
 	}
 	if raw, _ := json.Marshal(picData); !strings.Contains(string(raw), `"url":"attachment://board.png"`) {

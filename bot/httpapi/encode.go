@@ -40,7 +40,9 @@ func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 			return dst[:start], false
 		}
 		dst = append(dst, `,"data":{`...)
-		if d.Content != "" {
+		if d.IsV2() { // as WireMessage.MarshalJSON writes a card
+			dst = append(dst, `"content":null,"embeds":null,`...)
+		} else if d.Content != "" {
 			dst = append(dst, `"content":`...)
 			dst = appendString(dst, d.Content)
 			dst = append(dst, ',')

@@ -278,7 +278,8 @@ func attachedNames(m message, files map[string]string) map[string]bool {
 }
 
 // checkV2 checks a message flagged IS_COMPONENTS_V2: no content and no
-// embeds; every top-level component one of a message's (ActionRow,
+// embeds (absent or null; null is what makes a classic message V2 in an
+// edit); every top-level component one of a message's (ActionRow,
 // Container, File, MediaGallery, Section, Separator, TextDisplay); at most
 // maxComponents of them counting nested ones; at most maxV2Text characters
 // across its text displays. attached are the files sent with it (nil: not

@@ -32,6 +32,7 @@ func TestChecksFindBrokenBodies(t *testing.T) {
 		{"CardValid", checkMessage([]byte(card(`{"type":10,"content":"**X** to move"},{"type":12,"items":[{"media":{"url":"attachment://board.png"}}]},`+buttons(1))), map[string]string{"0": "board.png"}), ""},
 		{"CardAt40", checkMessage([]byte(card(strings.Repeat(`{"type":10,"content":"x"},`, 3)+buttons(6))), nil), ""},
 		{"CardEditWithoutFiles", checkMessage([]byte(card(`{"type":10,"content":"x"}`)), nil), ""},
+		{"CardNullContent", checkMessage([]byte(`{"content":null,"embeds":null,"flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), ""},
 		{"CardWithContent", checkMessage([]byte(`{"content":"","flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), "content beside"},
 		{"CardWithEmbeds", checkMessage([]byte(`{"embeds":[{"title":"x"}],"flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), "embeds beside"},
 		{"CardOver40", checkMessage([]byte(card(strings.Repeat(`{"type":10,"content":"x"},`, 4)+buttons(6))), nil), "41 components counting nested"},
