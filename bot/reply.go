@@ -146,8 +146,9 @@ func clipLines(text, note string, limit int) string {
 	return strings.Join(append(kept, note), "\n")
 }
 
-// InteractionResponse is r in Discord's wire form. With withFiles, files are
-// rendered and attached; without, r.NoFiles is added to the content instead.
+// InteractionResponse is r in Discord's wire form (wire.go). With
+// withFiles, files are rendered and attached (a card shows them in its
+// media gallery); without, r.NoFiles is added to the text instead.
 func (r Response) InteractionResponse(withFiles bool) *WireResponse {
 	switch r.Kind {
 	case Pong:

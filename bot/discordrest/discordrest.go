@@ -3,7 +3,9 @@
 // clock runs out, and the threads games are played in (threads.go). It
 // edits the interaction's original response through its token (a webhook
 // call: no bot token needed, valid for 15 minutes), or a channel message by
-// its ID with the bot token.
+// its ID with the bot token. The message bodies are the bot's own JSON (a
+// Components V2 card keeps its flag in them); the client carries them as
+// they are, with their files as Discord's multipart form.
 //
 // A call Discord answers 429 is made again after the retry_after it names,
 // a bounded number of times and only while the context's deadline leaves
