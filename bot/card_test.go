@@ -131,3 +131,25 @@ func TestTextDisplays(t *testing.T) {
 		t.Fatalf("prose without a block: %q", got)
 	}
 }
+
+// TestCardWithPictureInThread: a board too big for text posted in a new
+// thread is a card whose media gallery shows the PNG sent with it (the fake
+// Discord checks the gallery names a file of the post).
+func TestCardWithPictureInThread(t *testing.T) {
+	h := newHarness(t)
+	fake := h.withThreads(t)
+	h.challenge(t, channel, alice, bob)
+	publicText(t, h.as(carol, "new", opt(optRows, 60), opt(optColumns, 60), userOpt(optOpponent, "1000000000000000001", true)))
+	threads := fake.Threads()
+	if len(threads) != 1 {
+		t.Fatalf("threads %+v", threads)
+	}
+	msgs := fake.Messages(threads[0].ID)
+	if len(msgs) != 1 || len(msgs[0].Files["board.png"]) == 0 {
+		t.Fatalf("the thread's messages %+v: want the board with its picture", msgs)
+	}
+	m := decodeMessage(msgs[0].Body)
+	if !m.IsV2() || !strings.Contains(string(msgs[0].Body), `"url":"attachment://board.png"`) || m.Attachments == nil || len(*m.Attachments) != 1 {
+		t.Fatalf("not a card showing its picture: %s", msgs[0].Body)
+	}
+}
