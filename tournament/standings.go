@@ -33,7 +33,7 @@ type Standing struct {
 //
 // Round-robin and swiss rank by points, then the tie-break; knockout by
 // the round reached. Players equal on those share a rank and are listed
-// by seed (by join order before the start).
+// by points, then seed (join order before the start).
 //
 // Sonneborn-Berger (round-robin) is the sum of the points of the opponents
 // a player beat and half the points of those they drew with; only games
@@ -102,6 +102,9 @@ func (t *Tournament) Standings() []Standing {
 	slices.SortStableFunc(out, func(a, b Standing) int {
 		if c := order(a, b); c != 0 {
 			return c
+		}
+		if c := cmp.Compare(b.Points, a.Points); c != 0 {
+			return c // a knockout's shared rank lists the better score first
 		}
 		return cmp.Compare(a.Seed, b.Seed) // before the start all 0: join order stays
 	})

@@ -16,7 +16,8 @@ import (
 //     down (1 v 5, 2 v 6 … in a group of eight); a player whose group has
 //     nobody left floats down to the nearest score. When a choice leaves
 //     the rest unpairable, the search backtracks and tries the next.
-//  4. In each pair the one who has moved first less often moves first;
+//  4. In each pair the one who has moved first less often (in games
+//     played over the board) moves first;
 //     when even, the one who moved second last time; when still even, the
 //     higher-ranked in odd rounds and the lower-ranked in even ones.
 //
@@ -184,12 +185,13 @@ func (t *Tournament) swissColours(round int, high, low string) (first, second st
 	return low, high
 }
 
-// colourHistory is id's balance of games played over the board or paired
-// against a person (first moves minus second moves), and the side of their
-// last such game: 1 first, −1 second, 0 none.
+// colourHistory is id's balance of first moves over the games they played
+// over the board (first moves minus second moves), and the side of their
+// last such game: 1 first, −1 second, 0 none. Byes and forfeits were not
+// played, so they do not count.
 func (t *Tournament) colourHistory(id string) (balance, last int) {
 	for _, g := range t.Games {
-		if g.Second == "" {
+		if !g.Outcome.OverTheBoard() {
 			continue
 		}
 		switch id {
