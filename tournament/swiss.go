@@ -14,21 +14,17 @@ import (
 //     meets, among those not met before, preferably someone of the same
 //     score, and within the score group the one half the group further
 //     down (1 v 5, 2 v 6 … in a group of eight); a player whose group has
-//     nobody left floats down to the nearest score. When a choice leaves
-//     the rest unpairable, the search backtracks and tries the next.
+//     nobody left floats down to the nearest score. A choice that would
+//     leave the rest unpairable is passed over (Edmonds' blossom algorithm
+//     tells), so the pairing is found without backtracking.
 //  4. In each pair the one who has moved first less often (in games
 //     played over the board) moves first;
 //     when even, the one who moved second last time; when still even, the
 //     higher-ranked in odd rounds and the lower-ranked in even ones.
 //
-// When no pairing without repeats exists (possible late in a long swiss,
-// or after many players left), the tournament ends after the last round
-// played.
-
-// searchBudget bounds the backtracking's steps for one pairing, so a round
-// that cannot be paired is given up in bounded time rather than after an
-// exponential search. Rounds at ⌈log2 n⌉ never come near it.
-const searchBudget = 200_000
+// When no pairing without repeats exists (possible late in a swiss of
+// nearly as many rounds as players, or after many players left), the
+// tournament ends after the last round played.
 
 // pairSwiss is round's games, or nil when nobody can be paired.
 func (t *Tournament) pairSwiss(round int) []Game {
@@ -50,7 +46,7 @@ func (t *Tournament) pairSwiss(round int) []Game {
 		met[[2]string{g.First, g.Second}] = true
 		met[[2]string{g.Second, g.First}] = true
 	}
-	s := &swissSearch{points: points, met: met, budget: searchBudget}
+	s := &swissSearch{points: points, met: met}
 
 	bye := ""
 	var pairs [][2]string
@@ -106,57 +102,64 @@ func (t *Tournament) swissRanking() []string {
 	return ids
 }
 
-// swissSearch finds a pairing by backtracking.
+// swissSearch finds a pairing.
 type swissSearch struct {
 	points map[string]int
 	met    map[[2]string]bool
-	budget int
+}
+
+// pairable reports whether ids can all be paired with nobody meeting again.
+func (s *swissSearch) pairable(ids []string) bool {
+	return perfectMatching(len(ids), func(a, b int) bool { return !s.met[[2]string{ids[a], ids[b]}] })
 }
 
 // pair pairs ranked (in ranking order, even in number) with no repeat,
-// returning the pairs highest-ranked first, each higher-ranked first.
+// returning the pairs highest-ranked first, each higher-ranked first. It
+// is the first pairing in the order of preference that a backtracking
+// search would find, but each choice is checked with perfectMatching, so
+// no choice is ever undone and the work stays polynomial whatever the
+// rounds already played.
 func (s *swissSearch) pair(ranked []string) ([][2]string, bool) {
-	if len(ranked) == 0 {
-		return nil, true
-	}
-	s.budget--
-	if s.budget < 0 {
+	if !s.pairable(ranked) {
 		return nil, false
 	}
-	top := ranked[0]
-	group := 0
-	for _, id := range ranked {
-		if s.points[id] == s.points[top] {
-			group++
+	var pairs [][2]string
+	for len(ranked) > 0 {
+		top := ranked[0]
+		group := 0
+		for _, id := range ranked {
+			if s.points[id] == s.points[top] {
+				group++
+			}
 		}
+		ideal := group / 2
+		candidates := make([]int, 0, len(ranked)-1)
+		for i := 1; i < len(ranked); i++ {
+			if !s.met[[2]string{top, ranked[i]}] {
+				candidates = append(candidates, i)
+			}
+		}
+		slices.SortStableFunc(candidates, func(a, b int) int {
+			da := abs(s.points[top] - s.points[ranked[a]])
+			db := abs(s.points[top] - s.points[ranked[b]])
+			if c := cmp.Compare(da, db); c != 0 {
+				return c
+			}
+			return cmp.Compare(abs(a-ideal), abs(b-ideal))
+		})
+		var rest []string
+		for _, i := range candidates {
+			rest = make([]string, 0, len(ranked)-2)
+			rest = append(rest, ranked[1:i]...)
+			rest = append(rest, ranked[i+1:]...)
+			if s.pairable(rest) {
+				pairs = append(pairs, [2]string{top, ranked[i]})
+				break
+			}
+		}
+		ranked = rest // some candidate leaves the rest pairable, as ranked was
 	}
-	ideal := group / 2
-	candidates := make([]int, 0, len(ranked)-1)
-	for i := 1; i < len(ranked); i++ {
-		if !s.met[[2]string{top, ranked[i]}] {
-			candidates = append(candidates, i)
-		}
-	}
-	slices.SortStableFunc(candidates, func(a, b int) int {
-		da := abs(s.points[top] - s.points[ranked[a]])
-		db := abs(s.points[top] - s.points[ranked[b]])
-		if c := cmp.Compare(da, db); c != 0 {
-			return c
-		}
-		return cmp.Compare(abs(a-ideal), abs(b-ideal))
-	})
-	for _, i := range candidates {
-		rest := make([]string, 0, len(ranked)-2)
-		rest = append(rest, ranked[1:i]...)
-		rest = append(rest, ranked[i+1:]...)
-		if more, ok := s.pair(rest); ok {
-			return append([][2]string{{top, ranked[i]}}, more...), true
-		}
-		if s.budget < 0 {
-			return nil, false
-		}
-	}
-	return nil, false
+	return pairs, true
 }
 
 func abs(x int) int {
