@@ -105,3 +105,47 @@ func checkSwiss(t *testing.T, tr *Tournament) {
 		}
 	}
 }
+
+// TestSwissColours plays swiss tournaments of 3–40 players with results
+// over the board (no forfeits, nobody leaving) and checks the colour
+// rules: nobody moves first two games more than second or the other way
+// round, and nobody moves on the same side three games running.
+func TestSwissColours(t *testing.T) {
+	outcomes := []Outcome{FirstWon, SecondWon, Draw}
+	for n := 3; n <= 40; n++ {
+		for _, rounds := range []int{0, n / 2} {
+			rng := rand.New(rand.NewPCG(uint64(n), uint64(rounds)+100))
+			tr, _ := started(t, Swiss, rounds, ids(n), nil)
+			for !tr.Finished {
+				w := tr.Waiting()
+				mustRecord(t, tr, w[rng.IntN(len(w))].Key(), outcomes[rng.IntN(len(outcomes))])
+			}
+			for _, p := range tr.Players {
+				run, last, balance := 0, 0, 0
+				for _, g := range tr.Games {
+					side := 0
+					switch {
+					case g.Second == "":
+					case g.First == p.ID:
+						side = 1
+					case g.Second == p.ID:
+						side = -1
+					}
+					if side == 0 {
+						continue
+					}
+					balance += side
+					if side == last {
+						run++
+					} else {
+						run, last = 1, side
+					}
+					if run == 3 || abs(balance) > 2 {
+						t.Errorf("%d players, %d rounds: %s moved %+d first, %d on one side running, by round %d",
+							n, tr.Rounds, p.ID, balance, run, g.Round)
+					}
+				}
+			}
+		}
+	}
+}
