@@ -43,19 +43,20 @@ var swissStandings = StandingsTable{
 	},
 }
 
-// The knockout of 6 of the tournament package's tests, finished.
+// The knockout of 6 of the tournament package's tests, finished, with
+// its sides as Tournament.Sides gives them.
 var knockoutBracket = Bracket{
 	Title: "Knockout, 6 players",
 	Rounds: []BracketRound{
 		{Name: "Quarter-finals", Matches: []BracketMatch{
 			{Top: BracketSlot{Name: "b", Seed: 1, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{}},
-			{Top: BracketSlot{Name: "a", Seed: 5, Points: 0.5, Decided: true}, Bottom: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true, Through: true}, Bottom: BracketSlot{Name: "a", Seed: 5, Points: 0.5, Decided: true}},
 			{Top: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{}},
-			{Top: BracketSlot{Name: "e", Seed: 6, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "c", Seed: 3, Points: 0, Decided: true}},
+			{Top: BracketSlot{Name: "c", Seed: 3, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "e", Seed: 6, Points: 1, Decided: true, Through: true}},
 		}},
 		{Name: "Semi-finals", Matches: []BracketMatch{
-			{Top: BracketSlot{Name: "d", Seed: 4, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "b", Seed: 1, Points: 0, Decided: true}},
-			{Top: BracketSlot{Name: "e", Seed: 6, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "b", Seed: 1, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "d", Seed: 4, Points: 1, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "e", Seed: 6, Points: 0, Decided: true}},
 		}},
 		{Name: "Final", Matches: []BracketMatch{
 			{Top: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true}, Bottom: BracketSlot{Name: "f", Seed: 2, Points: 0.5, Decided: true, Through: true}},
@@ -79,7 +80,7 @@ func TestChartGolden(t *testing.T) {
 		b := knockoutBracket
 		b.Title = ""
 		b.Rounds = []BracketRound{b.Rounds[0], {Name: "Semi-finals", Matches: []BracketMatch{
-			{Top: BracketSlot{Name: "d", Seed: 4}, Bottom: BracketSlot{Name: "b", Seed: 1}},
+			{Top: BracketSlot{Name: "b", Seed: 1}, Bottom: BracketSlot{Name: "d", Seed: 4}},
 		}}, {Name: "Final"}}
 		goldenChart(t, "bracket_in_progress", func(buf *bytes.Buffer) error { return BracketPNG(buf, b) })
 	})
