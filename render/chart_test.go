@@ -118,3 +118,37 @@ func TestFoldText(t *testing.T) {
 		}
 	}
 }
+
+// TestChartsAtTheEdges: an empty table, a one-match bracket and a 64-player
+// bracket draw without error, and the same input gives the same bytes.
+func TestChartsAtTheEdges(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := StandingsPNG(&a, StandingsTable{}); err != nil {
+		t.Errorf("an empty table: %v", err)
+	}
+	final := Bracket{Rounds: []BracketRound{{Name: "Final", Matches: []BracketMatch{{Top: BracketSlot{Name: "x", Seed: 1}}}}}}
+	if err := BracketPNG(&a, final); err != nil {
+		t.Errorf("a bracket of one match: %v", err)
+	}
+	var rounds []BracketRound
+	for m := 32; m >= 1; m /= 2 {
+		r := BracketRound{Name: "Round"}
+		for i := 0; i < m; i++ {
+			r.Matches = append(r.Matches, BracketMatch{
+				Top:    BracketSlot{Name: "a player of sixty-four", Seed: i + 1, Decided: true, Points: 1, Through: true},
+				Bottom: BracketSlot{Name: "another", Seed: 64 - i, Decided: true}})
+		}
+		rounds = append(rounds, r)
+	}
+	big := Bracket{Title: "64 players", Rounds: rounds}
+	a.Reset()
+	if err := BracketPNG(&a, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := BracketPNG(&b, big); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("the same bracket drew two different PNGs")
+	}
+}
