@@ -194,10 +194,10 @@ func OpenClockedGame(tb testing.TB, ts *table.Tables, channel string) {
 		if err := t.SetClock(30 * time.Second); err != nil {
 			return nil, err
 		}
-		if err := t.Join("alice", 'X'); err != nil {
+		if err := t.Join("alice", "X"); err != nil {
 			return nil, err
 		}
-		return t, t.Join("bob", 'O')
+		return t, t.Join("bob", "O")
 	})
 	if err != nil {
 		tb.Fatal(err)
