@@ -162,7 +162,7 @@ func TestPlayWithEmoji(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{"Player 🦊, what column", "Player 🦊 Won!", "  0  1  2  3\n", "*🦊*", " 🦊  O  .\n"} {
+	for _, want := range []string{"Player 🦊, what column", "Player 🦊 Won!", "  0  1  2  3\n", "*🦊*", " 🦊  O  .  .\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
