@@ -73,7 +73,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"internal/twemoji/internal/twemojigen": {},
 		"internal/fakediscord":                 {},                                     // tests' Discord on 127.0.0.1: gateway and REST
 		"cmd/loadtest":                         {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
-		"":                                     {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
+		"":                                     {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "bot/emojicdn", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")
 	for pkg, imps := range imports {
