@@ -48,7 +48,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"ai":                                   {"game", "ai/internal/bitboard"},
 		"ai/internal/bitboard":                 {"game"},
 		"ai/internal/bookgen":                  {"ai/internal/bitboard", "game"},
-		"render":                               {"game"},
+		"render":                               {"game", "internal/twemoji"},
 		"table":                                {"game", "rating", "token"},
 		"store":                                {"table"},
 		"store/internal/groupcommit":           {"store", "table"},
@@ -59,7 +59,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"store/storetest":                      {"game", "store", "table", "internal/testkit"},
 		"config":                               {"internal/redact"},
 		"internal/redact":                      {},
-		"token":                                {"game"},
+		"token":                                {"game", "internal/twemoji"},
 		"token/internal/confusablesgen":        {},
 		"cli":                                  {"game", "render", "token"},
 		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales"},
@@ -68,6 +68,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"bot/gateway":                          {"bot"},
 		"bot/httpapi":                          {"bot"},
 		"bot/discordrest":                      {}, // REST edits; bot declares the Editor it satisfies
+		"bot/emojicdn":                         {}, // custom emoji pictures from Discord\'s CDN; render declares the Images it satisfies, main wires it
 		"internal/golden":                      {},
 		"internal/twemoji":                     {}, // Twemoji's pictures and the list of emoji they cover: data, for token and render
 		"internal/twemoji/internal/twemojigen": {},

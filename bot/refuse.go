@@ -57,6 +57,8 @@ var tokenKeys = map[token.Rule]string{
 	token.NoDigits:      "refuse.token.digit",
 	token.NotTaken:      "refuse.token.taken",
 	token.NotConfusable: "refuse.token.confusable",
+	token.NotTooLong:    "refuse.token.too_long",
+	token.CustomEmoji:   "refuse.token.custom",
 }
 
 // threadReasonKeys words why no thread could be made.
