@@ -17,7 +17,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/bot/emojicdn"
+	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/internal/golden"
+	"github.com/tttbot/tttbot/render"
+	"github.com/tttbot/tttbot/token"
 )
 
 // The custom emoji ids the fake CDN knows: one with a picture; the rest
@@ -151,4 +154,42 @@ func emojiLabel(e *discordgo.ComponentEmoji) string {
 		a = "a"
 	}
 	return "<" + a + ":" + e.Name + ":" + e.ID + ">"
+}
+
+// TestEmojiBoardSquaresAreReserved: the squares and keycaps the emoji grid
+// draws with are no tokens, so no token reads as an empty cell or a label.
+func TestEmojiBoardSquaresAreReserved(t *testing.T) {
+	if render.EmojiEmpty != token.EmptyCell {
+		t.Fatalf("the grid's empty cell %q is not the token rule's %q", render.EmojiEmpty, token.EmptyCell)
+	}
+	for _, s := range []string{render.EmojiEmpty, render.EmojiCorner} {
+		if tok, err := token.Parse(s, game.Rules{Rows: 6, Cols: 7, Win: 4, Players: 2}, nil); err == nil {
+			t.Errorf("%q is a token (%q)", s, tok)
+		}
+	}
+	for d := range 10 {
+		keycap := string(rune('0'+d)) + "\uFE0F\u20E3"
+		if _, err := token.Parse(keycap, game.Classic(), nil); err == nil {
+			t.Errorf("keycap %s is a token on the numbered board", keycap)
+		}
+	}
+}
+
+// TestButtonsCarryEmoji: a cell button shows the emoji that took it, a
+// Unicode one by name, a custom one by id, name and animation.
+func TestButtonsCarryEmoji(t *testing.T) {
+	for _, tt := range []struct {
+		tok  string
+		want *discordgo.ComponentEmoji
+	}{
+		{"🦊", &discordgo.ComponentEmoji{Name: "🦊"}},
+		{"<a:party:42>", &discordgo.ComponentEmoji{Name: "party", ID: "42", Animated: true}},
+		{"<:blob:123456789012345678>", &discordgo.ComponentEmoji{Name: "blob", ID: "123456789012345678"}},
+		{"X", nil},
+	} {
+		got := buttonEmoji(tt.tok)
+		if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			t.Errorf("buttonEmoji(%q) = %+v, want %+v", tt.tok, got, tt.want)
+		}
+	}
 }

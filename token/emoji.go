@@ -14,30 +14,18 @@ import (
 // joiners, is no emoji any client draws as one.
 const MaxEmojiCodePoints = 10
 
-// Emoji the emoji board draws with (render's emoji grid): no token may be
-// one, nor look like one.
-const (
-	// EmptyCell is drawn for an empty cell.
-	EmptyCell = "⬛"
-	// Corner is drawn where the row labels meet the column labels.
-	Corner = "▪️"
-)
+// EmptyCell is what the emoji board (render's emoji grid) draws for an
+// empty cell; no token may be it, nor look like it.
+const EmptyCell = "⬛"
 
-// reservedEmoji are the empty cell and the squares a reader could take for
-// it, by their bare form (bareEmoji).
+// reservedEmoji are the squares the emoji board draws with (⬛ for an empty
+// cell, ▪️ in the corner of the labels) and the squares a reader could take
+// for them, by their bare form (bareEmoji).
 var reservedEmoji = []string{"⬛", "◼", "◾", "▪"}
 
 // keycaps are the keycap emoji 0️⃣–9️⃣ by digit: the emoji board labels rows
 // and columns with them and numbers the classic board's empty cells.
 var keycaps = [10]string{"0️⃣", "1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣"}
-
-// Keycap returns the keycap emoji of digit d (0–9), or "" outside that range.
-func Keycap(d int) string {
-	if d < 0 || d > 9 {
-		return ""
-	}
-	return keycaps[d]
-}
 
 // gridFaces are the emoji the emoji board shows a character token as, where
 // one reads as the character: ❌ and ⭕ for the classic X and O, keycaps for
@@ -90,7 +78,7 @@ func checkEmoji(q string, r game.Rules, taken []string) (tok string, rule Rule, 
 	bare := bareEmoji(q)
 	for _, res := range reservedEmoji {
 		if bare == res {
-			return "", NotReserved, "looks like " + EmptyCell + ", which the emoji board draws for an empty cell", EmptyCell
+			return "", NotReserved, "is or looks like " + EmptyCell + ", which the emoji board draws for an empty cell", EmptyCell
 		}
 	}
 	if r.IsClassic() {
