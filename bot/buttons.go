@@ -74,8 +74,10 @@ func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
 				CustomID: buttonID(ButtonCell, stamp, strconv.Itoa(r), strconv.Itoa(c)), Disabled: disabled}
 			if p := g.At(game.Coord{Row: r, Col: c}); p != game.NoPlayer {
 				btn.Label = t.Seats[p].Token
-				if e := buttonEmoji(t.Seats[p].Token); e != nil { // an emoji token shows as the emoji
-					btn.Label, btn.Emoji = "", e
+				if e := buttonEmoji(t.Seats[p].Token); e != nil {
+					// An emoji token shows as the emoji; discordgo always
+					// sends the label, which must not be empty.
+					btn.Label, btn.Emoji = emptyCellLabel, e
 				}
 				btn.Style = playerStyles[p%len(playerStyles)]
 				btn.Disabled = true
