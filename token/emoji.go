@@ -81,6 +81,11 @@ func checkEmoji(q string, r game.Rules, taken []string) (tok string, rule Rule, 
 			return "", NotReserved, "is or looks like " + EmptyCell + ", which the emoji board draws for an empty cell", EmptyCell
 		}
 	}
+	if i := strings.IndexAny(q, game.ReservedTokens); i >= 0 {
+		// *️⃣: its asterisk could start Discord's italics in the emoji
+		// board, which is written outside a code block.
+		return "", NotReserved, fmt.Sprintf("holds %c, which Discord's formatting uses", q[i]), q[i : i+1]
+	}
 	if r.IsClassic() {
 		for d, k := range keycaps {
 			if q == k {

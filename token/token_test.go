@@ -124,6 +124,7 @@ func TestParseRefuses(t *testing.T) {
 		{"CyrillicZeLooksLikeThreeOnTheNumberedBoard", "З", game.Classic(), "", NoDigits, ErrDigit},
 		{"SameToken", "X", free, "X", NotTaken, ErrTaken},
 		{"ForbiddenEmptyCell", "⬛", free, "", NotReserved, ErrReserved},
+		{"AsteriskKeycapStartsItalics", "*\uFE0F\u20E3", free, "", NotReserved, ErrReserved},
 		{"BlackMediumSquare", "◼\uFE0F", free, "", NotReserved, ErrReserved},
 		{"KeycapOnTheNumberedBoard", "7\uFE0F\u20E3", game.Classic(), "", NoDigits, ErrDigit},
 		{"KeycapZeroOnTheNumberedBoard", "0\u20E3", game.Classic(), "", NoDigits, ErrDigit},
