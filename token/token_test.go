@@ -2,6 +2,7 @@ package token
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -311,6 +312,17 @@ func checkAccepted(t testing.TB, in, tok string, r game.Rules, taken []string) {
 			t.Fatalf("Parse(%q) = %q: custom emoji %+v", in, tok, d)
 		}
 	}
+	// What the emoji board writes outside a code block is markup-free: an
+	// emoji or character with none of Discord's formatting characters, or a
+	// custom emoji's exact markup.
+	if face, ok := GridFace(tok); ok {
+		switch {
+		case Describe(tok).Kind == Custom && !customMarkup.MatchString(face):
+			t.Fatalf("Parse(%q) = %q, written on the board as %q", in, tok, face)
+		case Describe(tok).Kind != Custom && strings.ContainsAny(face, game.ReservedTokens+"@<>:#\n\r") && face != "#\uFE0F\u20E3":
+			t.Fatalf("Parse(%q) = %q, written on the board as %q", in, tok, face)
+		}
+	}
 	for _, o := range taken {
 		if rule, _, _ := clashes(tok, []string{o}); rule != 0 {
 			t.Fatalf("Parse(%q) = %q next to %q: clashes with %q", in, tok, taken, o)
@@ -323,6 +335,9 @@ func checkAccepted(t testing.TB, in, tok string, r game.Rules, taken []string) {
 		t.Fatalf("Parse(%q) = %q, but the engine refuses %q: %v", in, tok, append(taken, tok), err)
 	}
 }
+
+// customMarkup is a custom emoji as Discord writes it, and nothing more.
+var customMarkup = regexp.MustCompile(`^<a?:[A-Za-z0-9_]{2,32}:[1-9][0-9]{0,19}>$`)
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"X", "x", "Х", "Χ", "\u2800", "\u3164", "\u20DD", "e\u0301", "\uFDFD", "\u2E3B", "\uA9C1", "😀", "7", "З", "", "XO", "\xff",
