@@ -19,8 +19,8 @@
 // qualified: ❤ and ❤️ are one token, and so is ❤︎, whose text-presentation
 // selector U+FE0E is dropped, because the emoji board and the picture always
 // draw emoji as emoji. It is at most MaxEmojiCodePoints code points long, is
-// not a square the emoji board draws empty cells with, and on the numbered
-// board is no keycap digit.
+// not a square the emoji board draws empty cells with nor *️⃣ (whose asterisk
+// is Discord's formatting), and on the numbered board is no keycap digit.
 //
 // A custom emoji token is <:name:id> or <a:name:id> (animated): a name of 2–32
 // letters, digits and underscores, and a snowflake id of at most 20 digits
