@@ -62,13 +62,14 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token":                                {"game", "internal/twemoji"},
 		"token/internal/confusablesgen":        {},
 		"cli":                                  {"game", "render", "token"},
+		"tournament":                           {}, // pairing and standings: standard library only, no Discord, no store
 		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                          {},
 		"internal/testkit":                     {},
 		"bot/gateway":                          {"bot"},
 		"bot/httpapi":                          {"bot"},
 		"bot/discordrest":                      {}, // REST edits; bot declares the Editor it satisfies
-		"bot/emojicdn":                         {}, // custom emoji pictures from Discord\'s CDN; render declares the Images it satisfies, main wires it
+		"bot/emojicdn":                         {}, // custom emoji pictures from Discord's CDN; render declares the Images it satisfies, main wires it
 		"internal/golden":                      {},
 		"internal/twemoji":                     {}, // Twemoji's pictures and the list of emoji they cover: data, for token and render
 		"internal/twemoji/internal/twemojigen": {},
@@ -96,11 +97,13 @@ func TestImportsPointOneWay(t *testing.T) {
 		t.Fatal("go list did not report ./bot")
 	}
 
-	deps := goList(t, "{{join .Deps \" \"}}", "./game", "./table", ".")
-	for _, d := range deps["game"] {
-		// A standard library path has no dot in its first element.
-		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") {
-			t.Errorf("game must use only the standard library; it depends on %s", d)
+	deps := goList(t, "{{join .Deps \" \"}}", "./game", "./tournament", "./table", ".")
+	for _, pkg := range []string{"game", "tournament"} {
+		for _, d := range deps[pkg] {
+			// A standard library path has no dot in its first element.
+			if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") {
+				t.Errorf("%s must use only the standard library; it depends on %s", pkg, d)
+			}
 		}
 	}
 	for _, pkg := range []string{"table"} {
