@@ -30,6 +30,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/bot/discordrest"
+	"github.com/tttbot/tttbot/bot/emojicdn"
 	"github.com/tttbot/tttbot/bot/gateway"
 	"github.com/tttbot/tttbot/bot/httpapi"
 	"github.com/tttbot/tttbot/cli"
@@ -138,7 +139,8 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st.tables, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	rest := restClient(cfg)
-	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
+	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout,
+		EmojiImages: emojicdn.New(cfg.CDNURL.String())})
 	if err := b.Metrics.Register(writeMetrics(st.stats)...); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/render"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -32,6 +33,9 @@ type Options struct {
 	// ChallengeTimeout is how long an invitation waits for its answer; 0
 	// means table.DefaultChallengeTimeout.
 	ChallengeTimeout time.Duration
+	// EmojiImages gives custom emoji tokens' pictures for board pictures
+	// (bot/emojicdn); nil: they are drawn by name.
+	EmojiImages render.Images
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -45,6 +49,7 @@ type Bot struct {
 	// challengeTimeout is how long an invitation waits for its answer.
 	challengeTimeout time.Duration
 	threads          Threads
+	emojiImages      render.Images
 	words            *locales.Catalog
 	Metrics          *Metrics
 
@@ -54,7 +59,7 @@ type Bot struct {
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, records: opt.Records, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
+	b := &Bot{tables: opt.Tables, records: opt.Records, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, emojiImages: opt.EmojiImages, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -134,7 +139,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction, deliver bool)
 		if shown == nil {
 			shown = cur
 		}
-		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
+		resp = b.decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return b.showing(in, i, cur, next, resp), nil
 	}
 	if deliver {

@@ -73,7 +73,12 @@ func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
 			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton,
 				CustomID: buttonID(ButtonCell, stamp, strconv.Itoa(r), strconv.Itoa(c)), Disabled: disabled}
 			if p := g.At(game.Coord{Row: r, Col: c}); p != game.NoPlayer {
-				btn.Label = string(g.Token(p))
+				btn.Label = t.Seats[p].Token
+				if e := buttonEmoji(t.Seats[p].Token); e != nil {
+					// An emoji token shows as the emoji; discordgo always
+					// sends the label, which must not be empty.
+					btn.Label, btn.Emoji = emptyCellLabel, e
+				}
 				btn.Style = playerStyles[p%len(playerStyles)]
 				btn.Disabled = true
 			}
@@ -85,17 +90,24 @@ func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
 }
 
 // columnRows has a button per column that is not full, labelled with the
-// number a player would type, five to a row.
+// number a player would type (and the mover's emoji token, if it is one),
+// five to a row.
 func columnRows(t *table.Table) []discordgo.MessageComponent {
 	g := t.Game()
 	stamp := moveStamp(t)
+	// The player to move's emoji token, if it is one, beside each number:
+	// where their emoji will drop.
+	var mover *discordgo.ComponentEmoji
+	if g.State() == game.Playing {
+		mover = buttonEmoji(t.Seats[g.Turn()].Token)
+	}
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
 	for c := 0; c < t.Rules.Cols; c++ {
 		if g.ColumnFull(c) {
 			continue
 		}
-		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: buttonID(ButtonColumn, stamp, strconv.Itoa(c))})
+		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: buttonID(ButtonColumn, stamp, strconv.Itoa(c)), Emoji: mover})
 		if len(row) == buttonsPerRow {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil

@@ -85,7 +85,7 @@ func (b *Bot) clickAccept(ctx context.Context, in *Interaction, cur *table.Table
 	if err != nil {
 		return nil, Response{}, err
 	}
-	if err := t.Accept(in.User, 0, b.tables.Now()); err != nil {
+	if err := t.Accept(in.User, "", b.tables.Now()); err != nil {
 		return nil, Response{}, err
 	}
 	t, resp, err := b.accepted(ctx, in, t)

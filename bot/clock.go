@@ -158,7 +158,7 @@ func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func
 	if !b.canEditShown(t) {
 		return nil, nil // the next interaction shows the result
 	}
-	resp := decorate(w, boardReply(w, t, headline), t, false)
+	resp := b.decorate(w, boardReply(w, t, headline), t, false)
 	// The picture (a board too big for text) is drawn in the edit, after
 	// the channel's lock is released: resp holds a copy of the game.
 	return b.editShown(t, func() *WireMessage { return boardEdit(resp) }), nil

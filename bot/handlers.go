@@ -69,10 +69,10 @@ func rulesFrom(in *Interaction) (game.Rules, game.Engine, error) {
 }
 
 // tokenFrom reads an optional token option for a seat at t, by the token
-// rule; 0 means "the next free one".
-func tokenFrom(in *Interaction, t *table.Table) (rune, error) {
+// rule; "" means "the next free one".
+func tokenFrom(in *Interaction, t *table.Table) (string, error) {
 	if !in.Has(optToken) {
-		return 0, nil
+		return "", nil
 	}
 	return t.ParseToken(in.String(optToken))
 }
@@ -132,8 +132,8 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	if tok == 0 {
-		tok = 'X'
+	if tok == "" {
+		tok = "X"
 	}
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err

@@ -110,7 +110,7 @@ func TestNewOptions(t *testing.T) {
 		want string
 	}{
 		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "`win` can't be more than the board's 3 rows"},
-		{"BadToken", []option{opt("token", "😀")}, "Your token `😀` (U+1F600) is wider than one column"},
+		{"BadToken", []option{opt("token", "中")}, "Your token `中` (U+4E2D) is wider than one column"},
 		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
 		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "another bot"},
 		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "`rows` came with a value of the wrong kind"},
@@ -349,9 +349,9 @@ func TestEveryErrorHasWords(t *testing.T) {
 		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
 		&RulesRefusal{Rules: game.Rules{Rows: 5, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
 		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 10}, Err: ErrUnwinnable},
-		&token.Error{Token: "", Rule: token.OneCharacter, Suggest: 'X'}, &token.Error{Token: "", Rule: token.OneCharacter}}
-	for rule := token.OneCharacter; rule <= token.NotConfusable; rule++ {
-		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: 'X', Suggest: 'O'})
+		&token.Error{Token: "", Rule: token.OneCharacter, Suggest: "X"}, &token.Error{Token: "", Rule: token.OneCharacter}}
+	for rule := token.OneCharacter; rule <= token.CustomEmoji; rule++ {
+		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: "X", Suggest: "O"})
 	}
 	for reason := ThreadInDM; reason <= ThreadFailed; reason++ {
 		errs = append(errs, &ThreadError{Reason: reason, Parent: channel, RetryAfter: 1500 * time.Millisecond})

@@ -57,6 +57,8 @@ var tokenKeys = map[token.Rule]string{
 	token.NoDigits:      "refuse.token.digit",
 	token.NotTaken:      "refuse.token.taken",
 	token.NotConfusable: "refuse.token.confusable",
+	token.NotTooLong:    "refuse.token.too_long",
+	token.CustomEmoji:   "refuse.token.custom",
 }
 
 // threadReasonKeys words why no thread could be made.
@@ -219,7 +221,7 @@ func explainThread(e *ThreadError) (string, locales.Data) {
 // explainToken words a broken token rule: which rule, the token as typed (in
 // a code span: the user wrote it), what it clashes with and a free token.
 func explainToken(e *token.Error) (string, locales.Data, bool) {
-	data := locales.Data{"Token": locales.Code(e.Token), "Clash": locales.Code(string(e.Clash)), "Suggest": locales.Code(string(e.Suggest))}
+	data := locales.Data{"Token": locales.Code(e.Token), "Clash": locales.Code(e.Clash), "Suggest": locales.Code(e.Suggest)}
 	if r := []rune(e.Token); len(r) > 0 {
 		data["CodePoint"] = fmt.Sprintf("U+%04X", r[0])
 	}
@@ -227,7 +229,7 @@ func explainToken(e *token.Error) (string, locales.Data, bool) {
 	switch {
 	case !ok:
 		return "refuse.internal", nil, false
-	case e.Suggest == 0:
+	case e.Suggest == "":
 		return "refuse.token.none_free", data, true
 	case e.Rule == token.OneCharacter && isBlank(e.Token):
 		return "refuse.token.blank", data, true

@@ -222,6 +222,9 @@ func boardReply(w *locales.Speaker, t *table.Table, headline string) Response {
 // reserve (room a note added later needs), with extra (e.g. a move list)
 // after the status if it fits.
 func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reserve int) string {
+	if t.HasEmoji() {
+		return emojiBoardText(w, t, headline, extra, reserve)
+	}
 	g := t.Game()
 	status := withClock(w, t, statusLine(w, t))
 	r := g.Rules()
@@ -296,20 +299,21 @@ func moveList(w *locales.Speaker, t *table.Table, budget int) string {
 
 // decorate makes a public message about a table what every one is: a card
 // (card.go) coloured for the player to move, with the table's buttons, and
-// a picture of the board when it was asked for or is too big for text.
-func decorate(w *locales.Speaker, resp Response, t *table.Table, pictureAsked bool) Response {
+// a picture of the board when it was asked for, is too big for text, or
+// holds emoji the text cannot show.
+func (b *Bot) decorate(w *locales.Speaker, resp Response, t *table.Table, pictureAsked bool) Response {
 	if t == nil || resp.Ephemeral {
 		return resp
 	}
 	resp.Components = components(w, t)
 	resp.Card, resp.Accent = true, accentFor(t)
 	g := t.Game()
-	if g == nil || !pictureAsked && !tooBigForText(g) {
+	if g == nil || !pictureAsked && !tooBigForText(g) && !emojiPicture(t) {
 		return resp
 	}
 	// A copy: the picture may be drawn after the channel's lock is released.
-	snapshot := g.Clone()
-	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return render.PNG(w, snapshot) }}}
+	snapshot, look := g.Clone(), b.look(t.Tokens())
+	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return look.PNG(w, snapshot) }}}
 	if pictureAsked {
 		resp.NoFiles = w.Say("status.no_picture", nil)
 		resp.More = w.Say("status.clipped", nil)

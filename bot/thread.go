@@ -196,7 +196,7 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction, id string, deli
 		in, resp, outcome := b.refused(ctx, in, err)
 		return in, resp, outcome, false
 	}
-	resp := decorate(in.Public, r, t, false)
+	resp := b.decorate(in.Public, r, t, false)
 	parent := in.Channel
 	thread, err := b.startThread(ctx, parent, threadName(in.Public, t, in.Name))
 	if err != nil {

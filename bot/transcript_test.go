@@ -46,6 +46,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	app_permissions 0                 the bot's permissions in the channel from here on (default: all it needs)
 //	install user                      the app is installed to the user only (install server: back)
 //	scheduler                         the scheduler's pass (clocks and threads' archiving), and what it did
+//	cdn                               custom emoji pictures come from a fake CDN (emoji_test.go) from here on
+//	picture connect4                  the newest reply's PNG is testdata/connect4.png, pixel for pixel (-update writes it)
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
@@ -87,6 +89,7 @@ func (h *harness) play(t *testing.T, script string) string {
 	guildLocale := "en-US"
 	var appPermissions string
 	userInstall := false
+	var picture []byte // the newest reply's PNG
 	for n, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -131,6 +134,14 @@ func (h *harness) play(t *testing.T, script string) string {
 			continue
 		case "install":
 			userInstall = f[1] == "user"
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "cdn": // emoji_test.go: custom emoji pictures from a fake CDN
+			h.fakeCDN(t)
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "picture": // the newest picture, against testdata/NAME.png
+			checkPicture(t, f[1], picture)
 			fmt.Fprintf(&out, "> %s\n\n", line)
 			continue
 		}
@@ -216,6 +227,9 @@ func (h *harness) play(t *testing.T, script string) string {
 		}
 		resp := h.bot.Handle(context.Background(), i)
 		checkReply(t, resp)
+		if p := pictureOf(t, resp); p != nil {
+			picture = p
+		}
 		if len(replyButtons(resp)) > 0 {
 			board = resp
 		}

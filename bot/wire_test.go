@@ -133,6 +133,9 @@ func transcribeMessage(head string, m *WireMessage, files []string) string {
 					continue
 				}
 				label := strings.ReplaceAll(b.Label, emptyCellLabel, "_")
+				if b.Emoji != nil {
+					label = emojiLabel(b.Emoji) + label
+				}
 				if b.Disabled {
 					label = "(" + label + ")"
 				}

@@ -25,7 +25,7 @@ func TestParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Token != "abc.def" || !c.Gateway() || c.Interactions() || c.APIURL.String() != DefaultAPIURL ||
+		if c.Token != "abc.def" || !c.Gateway() || c.Interactions() || c.APIURL.String() != DefaultAPIURL || c.CDNURL.String() != DefaultCDNURL ||
 			c.Database != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) || c.IdleTimeout != 0 || c.LogLevel != slog.LevelInfo {
 			t.Errorf("defaults: %+v", c)
 		}
@@ -61,6 +61,7 @@ func TestParse(t *testing.T) {
 		{"EmptySQLitePath", env("DISCORD_TOKEN", "t", "DATABASE_URL", "sqlite://"), []string{"DATABASE_URL: sqlite:// has no path", DefaultDatabaseURL}},
 		{"HTTPAddrNoPort", env("HTTP_ADDR", "localhost:http", "DISCORD_PUBLIC_KEY", publicKey), []string{"HTTP_ADDR: \"localhost:http\" has no port number", "e.g. :8080"}},
 		{"APIURLRelative", env("DISCORD_TOKEN", "t", "DISCORD_API_URL", "discord.com/api/v9"), []string{"DISCORD_API_URL", "absolute http(s) URL"}},
+		{"CDNURLRelative", env("DISCORD_TOKEN", "t", "DISCORD_CDN_URL", "cdn.discordapp.com"), []string{"DISCORD_CDN_URL", "absolute http(s) URL", DefaultCDNURL}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parse(tt.env)
@@ -98,7 +99,7 @@ func TestEnvExampleDocumentsEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"} {
+	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "DISCORD_CDN_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"} {
 		if !strings.Contains(string(raw), key+"=") {
 			t.Errorf(".env.example lacks %s", key)
 		}

@@ -21,10 +21,12 @@ const (
 	secretSSLPass   = "sslKeyPassphrase9"
 	secretAPIUser   = "proxyuser77"
 	secretAPIPass   = "proxyPass88"
+	secretCDNUser   = "cdnuser55"
+	secretCDNPass   = "cdnPass66"
 )
 
 var allSecrets = []string{secretToken, secretDBPass, url.QueryEscape(secretDBPass), url.PathEscape(secretDBPass),
-	strings.TrimPrefix(url.UserPassword("", secretDBPass).String(), ":"), secretQueryPass, secretSSLPass, secretAPIUser, secretAPIPass}
+	strings.TrimPrefix(url.UserPassword("", secretDBPass).String(), ":"), secretQueryPass, secretSSLPass, secretAPIUser, secretAPIPass, secretCDNUser, secretCDNPass}
 
 func everySecretSet(t testing.TB) Config {
 	t.Helper()
@@ -36,6 +38,7 @@ func everySecretSet(t testing.TB) Config {
 		"DISCORD_PUBLIC_KEY", publicKey,
 		"DISCORD_GUILD_ID", "123456789012345679",
 		"DISCORD_API_URL", "https://"+secretAPIUser+":"+secretAPIPass+"@proxy.example/api/v9",
+		"DISCORD_CDN_URL", "https://"+secretCDNUser+":"+secretCDNPass+"@cdn-proxy.example",
 		"HTTP_ADDR", ":8080",
 		"DATABASE_URL", dsn,
 		"GAME_IDLE_TIMEOUT", "1h",
@@ -130,6 +133,8 @@ func TestConfigErrorsNeverQuoteSecrets(t *testing.T) {
 		{"TokenWithSpace", "DISCORD_TOKEN", secretToken + " x"},
 		{"APIURLWrongScheme", "DISCORD_API_URL", "ftp://" + secretAPIUser + ":" + secretAPIPass + "@proxy/api"},
 		{"APIURLUnparseable", "DISCORD_API_URL", "https://" + secretAPIUser + ":" + secretAPIPass + "@proxy:port/api"},
+		{"CDNURLWrongScheme", "DISCORD_CDN_URL", "ftp://" + secretCDNUser + ":" + secretCDNPass + "@cdn"},
+		{"CDNURLUnparseable", "DISCORD_CDN_URL", "https://" + secretCDNUser + ":" + secretCDNPass + "@cdn:port"},
 		{"DatabaseNoHost", "DATABASE_URL", "postgres://u:" + secretQueryPass + "@/x?password=" + secretSSLPass},
 		{"DatabaseUnknownScheme", "DATABASE_URL", "mysql://u:" + secretQueryPass + "@db/x"},
 	} {

@@ -120,9 +120,9 @@ func (t *Table) answerable(user string, now time.Time) error {
 	return nil
 }
 
-// Accept seats the invited user with token tok (0: the next free one); the
+// Accept seats the invited user with token tok ("": the next free one); the
 // game starts when the last invited person accepts and every seat is taken.
-func (t *Table) Accept(user string, tok rune, now time.Time) error {
+func (t *Table) Accept(user string, tok string, now time.Time) error {
 	if err := t.answerable(user, now); err != nil {
 		return err
 	}
