@@ -62,6 +62,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token":                         {"game"},
 		"token/internal/confusablesgen": {},
 		"cli":                           {"game", "render", "token"},
+		"tournament":                    {"game"}, // pairing and standings: no Discord, no store
 		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                   {},
 		"internal/testkit":              {},
