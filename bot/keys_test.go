@@ -165,12 +165,18 @@ func stringLit(l *ast.BasicLit) (string, bool) {
 // among them, since the choice lists come from the same types.
 func schemaKeys(cmd *discordgo.ApplicationCommand) []string {
 	keys := []string{descriptionKey()}
-	for _, sub := range cmd.Options {
-		keys = append(keys, descriptionKey(sub.Name))
-		for _, o := range sub.Options {
-			keys = append(keys, descriptionKey(sub.Name, o.Name))
+	for _, o := range cmd.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			keys = append(keys, descriptionKey(o.Name))
+		}
+	}
+	for _, sub := range subcommands(cmd) {
+		path := strings.Fields(sub.name)
+		keys = append(keys, descriptionKey(path...))
+		for _, o := range sub.opt.Options {
+			keys = append(keys, descriptionKey(append(path, o.Name)...))
 			for _, ch := range o.Choices {
-				keys = append(keys, choiceKey(sub.Name, o.Name, ch.Value))
+				keys = append(keys, choiceKey(strings.Join(path, "."), o.Name, ch.Value))
 			}
 		}
 	}

@@ -1,0 +1,213 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tttbot/tttbot/table"
+	"github.com/tttbot/tttbot/tournament"
+)
+
+// Tournament players: the script users and more.
+const (
+	dave = "800000000000000004"
+	erin = "800000000000000005"
+	finn = "800000000000000006"
+	gwen = "800000000000000007"
+	hugo = "800000000000000008"
+)
+
+// playerNames name the players in failures and hand-computed tables.
+var playerNames = map[string]string{alice: "A", bob: "B", carol: "C", dave: "D", erin: "E", finn: "F", gwen: "G", hugo: "H"}
+
+// Games of 3×3 to an end, as First's and Second's moves alternate.
+var (
+	firstWins  = []string{"0,0", "1,0", "0,1", "1,1", "0,2"}
+	secondWins = []string{"0,0", "1,0", "0,1", "1,1", "2,2", "1,2"}
+	drawn      = []string{"0,0", "1,1", "2,2", "0,2", "2,0", "1,0", "1,2", "2,1", "0,1"}
+)
+
+// result is how a test decides a tournament game: the winner's ID, "" for
+// a draw, or noShow for the player who lets their clock run out without a
+// move.
+type result struct {
+	winner string
+	noShow string
+}
+
+// tourneyOf reads the channel's tournament.
+func (h *harness) tourneyOf(ch string) *tourney {
+	h.tb.Helper()
+	d, err := h.bot.loadTourney(context.Background(), ch)
+	if err != nil || d == nil {
+		h.tb.Fatalf("tournament of %s: %v, %v", ch, d, err)
+	}
+	return d
+}
+
+// settle runs what the bot does by itself: its background work, then the
+// scheduler's pass (reports, a tournament's work), until nothing is left.
+func (h *harness) settle() {
+	h.tb.Helper()
+	for range 10 {
+		h.tables.Wait()
+		h.bot.Wait()
+		if n, err := h.scheduler().RunDue(context.Background()); err != nil {
+			h.tb.Fatal(err)
+		} else if n == 0 {
+			return
+		}
+	}
+	h.tb.Fatal("the scheduler still had work after 10 passes")
+}
+
+// playTournament plays every game of the tournament in ch as decide says,
+// round by round, until it is over, and returns the rounds' pairings as
+// "A-B" (First first; "A-" for a bye).
+func (h *harness) playTournament(ch string, decide func(first, second string) result) []string {
+	h.tb.Helper()
+	var rounds []string
+	for range 70 {
+		h.settle()
+		d := h.tourneyOf(ch)
+		if d.T.Finished {
+			for r := 1; r <= d.T.Round; r++ {
+				var games []string
+				for _, g := range d.T.Games {
+					if g.Round == r {
+						games = append(games, playerNames[g.First]+"-"+playerNames[g.Second])
+					}
+				}
+				rounds = append(rounds, strings.Join(games, " "))
+			}
+			return rounds
+		}
+		games := d.T.Waiting()
+		if len(games) == 0 {
+			h.tb.Fatalf("round %d has no game to play", d.T.Round)
+		}
+		timedOut := false
+		for _, g := range games {
+			if !d.Opened[g.Key()] {
+				h.tb.Fatalf("game %s is not open: %+v", g.Key(), d.play)
+			}
+			r := decide(g.First, g.Second)
+			if r.noShow != "" {
+				timedOut = true
+				continue // its clock runs out below
+			}
+			h.playIn(d.Threads[g.Key()], g, r.winner)
+		}
+		if timedOut {
+			h.advance(time.Duration(d.Clock+1) * time.Second)
+		}
+	}
+	h.tb.Fatal("the tournament did not end")
+	return nil
+}
+
+// playIn plays g in its thread to its result: winner's win ("" a draw).
+func (h *harness) playIn(thread string, g tournament.Game, winner string) {
+	h.tb.Helper()
+	moves := drawn
+	switch winner {
+	case g.First:
+		moves = firstWins
+	case g.Second:
+		moves = secondWins
+	}
+	for i, at := range moves {
+		user := g.First
+		if i%2 == 1 {
+			user = g.Second
+		}
+		publicText(h.tb, h.in(thread, user, "move", opt(optPosition, at)))
+	}
+}
+
+// standingsLines are the tournament's standings as "rank name points games
+// tie-break" lines.
+func standingsLines(d *tourney) []string {
+	var out []string
+	for _, s := range d.T.Standings() {
+		out = append(out, fmt.Sprintf("%d %s %s %d %s", s.Rank, playerNames[s.Player], points(s.Points), s.Games, tieBreak(s.TieBreak)))
+	}
+	return out
+}
+
+// openTournament opens a tournament in channel with opts and has players
+// join it.
+func (h *harness) openTournament(format string, players []string, opts ...option) {
+	h.tb.Helper()
+	publicText(h.tb, h.as(alice, "tournament new", append([]option{opt(optFormat, format)}, opts...)...))
+	for _, p := range players {
+		publicText(h.tb, h.as(p, "tournament join"))
+	}
+}
+
+// TestRoundRobinOfFive plays a whole 5-player round-robin: every pair meets
+// once, each player has one bye, and the standings match the table worked
+// out by hand, Sonneborn-Berger included.
+func TestRoundRobinOfFive(t *testing.T) {
+	h := newHarness(t)
+	h.withThreads(t)
+	players := []string{alice, bob, carol, dave, erin}
+	h.openTournament("round-robin", players)
+	publicText(t, h.as(alice, "tournament start"))
+	// Who wins each pairing, whoever moves first.
+	wins := map[[2]string]string{
+		{alice, bob}: alice, {alice, carol}: "", {alice, dave}: alice, {alice, erin}: erin,
+		{bob, carol}: bob, {bob, dave}: "", {bob, erin}: bob,
+		{carol, dave}: carol, {carol, erin}: "",
+		{dave, erin}: dave,
+	}
+	decide := func(first, second string) result {
+		if w, ok := wins[[2]string{first, second}]; ok {
+			return result{winner: w}
+		}
+		return result{winner: wins[[2]string{second, first}]}
+	}
+	rounds := h.playTournament(channel, decide)
+	if len(rounds) != 5 {
+		t.Fatalf("rounds %q", rounds)
+	}
+	met := map[string]int{}
+	for _, r := range rounds {
+		for _, g := range strings.Fields(r) {
+			a, b, _ := strings.Cut(g, "-")
+			if a > b {
+				a, b = b, a
+			}
+			met[a+b]++
+		}
+	}
+	for _, p := range []string{"AB", "AC", "AD", "AE", "BC", "BD", "BE", "CD", "CE", "DE", "A", "B", "C", "D", "E"} {
+		if met[p] != 1 {
+			t.Errorf("%s met %d times: %q", p, met[p], rounds)
+		}
+	}
+	// By hand: points (a bye is a win), then Sonneborn-Berger over the
+	// games played: the points of those beaten and half of those drawn.
+	//   A: beat B 3½, drew C 3 (1½), beat D 2½          = 7½
+	//   B: beat C 3, drew D 2½ (1¼), beat E 2½          = 6¾
+	//   C: drew A 3½ (1¾), beat D 2½, drew E 2½ (1¼)    = 5½
+	//   E: beat A 3½, drew C 3 (1½)                     = 5
+	//   D: drew B 3½ (1¾), beat E 2½                    = 4¼
+	want := []string{"1 A 3½ 5 7.5", "2 B 3½ 5 6.75", "3 C 3 5 5.5", "4 E 2½ 5 5", "5 D 2½ 5 4.25"}
+	if got := standingsLines(h.tourneyOf(channel)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("standings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// scheduler is the harness's scheduler, on its store.
+func (h *harness) scheduler() *table.Scheduler {
+	h.tb.Helper()
+	s, err := table.NewScheduler(h.tables, table.SchedulerOptions{Store: h.store})
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return s
+}
