@@ -67,7 +67,7 @@ func (h *harness) settle() {
 // playTournament plays every game of the tournament in ch as decide says,
 // round by round, until it is over, and returns the rounds' pairings as
 // "A-B" (First first; "A-" for a bye).
-func (h *harness) playTournament(ch string, decide func(first, second string) result) []string {
+func (h *harness) playTournament(ch string, decide func(g tournament.Game) result) []string {
 	h.tb.Helper()
 	var rounds []string
 	for range 70 {
@@ -94,8 +94,11 @@ func (h *harness) playTournament(ch string, decide func(first, second string) re
 			if !d.Opened[g.Key()] {
 				h.tb.Fatalf("game %s is not open: %+v", g.Key(), d.play)
 			}
-			r := decide(g.First, g.Second)
+			r := decide(g)
 			if r.noShow != "" {
+				if r.noShow == g.Second { // First moves; Second never does
+					publicText(h.tb, h.in(d.Threads[g.Key()], g.First, "move", opt(optPosition, "0,0")))
+				}
 				timedOut = true
 				continue // its clock runs out below
 			}
@@ -164,11 +167,11 @@ func TestRoundRobinOfFive(t *testing.T) {
 		{carol, dave}: carol, {carol, erin}: "",
 		{dave, erin}: dave,
 	}
-	decide := func(first, second string) result {
-		if w, ok := wins[[2]string{first, second}]; ok {
+	decide := func(g tournament.Game) result {
+		if w, ok := wins[[2]string{g.First, g.Second}]; ok {
 			return result{winner: w}
 		}
-		return result{winner: wins[[2]string{second, first}]}
+		return result{winner: wins[[2]string{g.Second, g.First}]}
 	}
 	rounds := h.playTournament(channel, decide)
 	if len(rounds) != 5 {
@@ -210,4 +213,84 @@ func (h *harness) scheduler() *table.Scheduler {
 		h.tb.Fatal(err)
 	}
 	return s
+}
+
+// TestSwissOfEight plays a whole 8-player swiss of three rounds (⌈log2 8⌉):
+// the better-named player wins, except one drawn game and one no-show whose
+// clock runs out (a forfeit: it scores as a loss, and counts as unplayed
+// in Buchholz); the standings match the table worked out by hand.
+func TestSwissOfEight(t *testing.T) {
+	h := newHarness(t)
+	h.withThreads(t)
+	players := []string{alice, bob, carol, dave, erin, finn, gwen, hugo}
+	h.openTournament("swiss", players)
+	publicText(t, h.as(alice, "tournament start"))
+	decide := func(g tournament.Game) result {
+		switch {
+		case g.Round == 1 && g.Has(hugo):
+			return result{noShow: hugo}
+		case g.Round == 2 && g.Board == 1:
+			return result{}
+		case playerNames[g.First] < playerNames[g.Second]:
+			return result{winner: g.First}
+		}
+		return result{winner: g.Second}
+	}
+	rounds := h.playTournament(channel, decide)
+	if want := []string{"A-E B-F C-G D-H", "C-A D-B G-E F-H", "B-A D-C E-F H-G"}; strings.Join(rounds, "|") != strings.Join(want, "|") {
+		t.Fatalf("rounds %q, want %q", rounds, want)
+	}
+	// By hand. Round 1: A, B, C win; H does not show: D wins by forfeit.
+	// Round 2: C-A drawn; B, E, F win. Round 3: A, C, E, G win.
+	// Buchholz: the opponents' points; the forfeit counts as a game
+	// against oneself (D: 1 + B 2 + C 2½; H: 0 + F 1 + G 1).
+	//   A 2½: E 2 + C 2½ + B 2 = 6½     C 2½: G 1 + A 2½ + D 1 = 4½
+	//   B 2:  F 1 + D 1 + A 2½ = 4½     E 2:  A 2½ + G 1 + F 1 = 4½
+	//   D 1:  5½   G 1: C 2½ + E 2 + H 0 = 4½   F 1: B 2 + H 0 + E 2 = 4
+	//   H 0:  2
+	want := []string{"1 A 2½ 3 6.5", "2 C 2½ 3 4.5", "3 B 2 3 4.5", "3 E 2 3 4.5", "5 D 1 3 5.5", "6 G 1 3 4.5", "7 F 1 3 4", "8 H 0 3 2"}
+	if got := standingsLines(h.tourneyOf(channel)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("standings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The no-show's game is an ordinary result: rated, in history.
+	tally, err := h.store.Tally(t.Context(), guild, hugo)
+	if err != nil || tally.Losses != 3 {
+		t.Fatalf("hugo's tally %+v, %v: the no-show is a loss like the others", tally, err)
+	}
+}
+
+// TestKnockoutOfSix plays a whole 6-player knockout: a bracket of 8, so the
+// two top seeds have byes; a drawn game sends the higher seed (who moved
+// second) through; an upset; standings rank by the round reached.
+func TestKnockoutOfSix(t *testing.T) {
+	h := newHarness(t)
+	h.withThreads(t)
+	players := []string{alice, bob, carol, dave, erin, finn}
+	h.openTournament("knockout", players)
+	publicText(t, h.as(alice, "tournament start"))
+	decide := func(g tournament.Game) result {
+		switch {
+		case g.Has(dave) && g.Has(erin):
+			return result{} // drawn: dave, seed 4, moved second and goes through
+		case g.Has(finn):
+			return result{winner: finn} // the upsets
+		case playerNames[g.First] < playerNames[g.Second]:
+			return result{winner: g.First}
+		}
+		return result{winner: g.Second}
+	}
+	rounds := h.playTournament(channel, decide)
+	// Seeds by join order (nobody has a rating yet): A1 … F6, in a bracket
+	// of 8 placed 1-8, 4-5, 2-7, 3-6; the lower seed moves first.
+	if want := []string{"A- E-D B- F-C", "D-A F-B", "F-A"}; strings.Join(rounds, "|") != strings.Join(want, "|") {
+		t.Fatalf("rounds %q, want %q", rounds, want)
+	}
+	// By hand: F won three games; A a bye, a win and the final lost; B a
+	// bye and a loss; D a draw (through) and a loss; E a draw; C a loss.
+	// Ranks by the round reached: F won, A the final, B and D round 2,
+	// E and C round 1 (a shared rank lists the better score first).
+	want := []string{"1 F 3 3 0", "2 A 2 3 0", "3 B 1 2 0", "3 D ½ 2 0", "5 E ½ 1 0", "5 C 0 1 0"}
+	if got := standingsLines(h.tourneyOf(channel)); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("standings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
