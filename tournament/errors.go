@@ -12,7 +12,6 @@ var (
 	ErrBadPlayer       = errors.New("a player needs an id")
 	ErrFull            = errors.New("the tournament is full")
 	ErrStarted         = errors.New("the tournament has started")
-	ErrNotStarted      = errors.New("the tournament has not started")
 	ErrFinished        = errors.New("the tournament is over")
 	ErrAlreadyJoined   = errors.New("already in the tournament")
 	ErrNotJoined       = errors.New("not in the tournament")

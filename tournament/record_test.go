@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -90,4 +91,21 @@ func TestEntryErrors(t *testing.T) {
 	if _, err := tr.Start(nil); !errors.Is(err, ErrStarted) {
 		t.Errorf("starting twice: %v", err)
 	}
+}
+
+// TestRecordOnABye: a bye is decided when it is paired; a result for it is
+// a different result.
+func TestRecordOnABye(t *testing.T) {
+	tr, games := started(t, RoundRobin, 0, ids(3), map[string]float64{"p2": math.NaN()})
+	bye := games[len(games)-1]
+	if bye.Second != "" || bye.Outcome != Bye {
+		t.Fatalf("the last board of round 1 is %+v, want a bye", bye)
+	}
+	if _, _, err := tr.Record(bye.Key(), FirstWon); !errors.Is(err, ErrAlreadyRecorded) {
+		t.Errorf("a result for a bye: %v, want ErrAlreadyRecorded", err)
+	}
+	if _, _, err := tr.Record(bye.Key(), Bye); !errors.Is(err, ErrBadOutcome) {
+		t.Errorf("recording Bye: %v, want ErrBadOutcome", err)
+	}
+	roundTrip(t, tr) // a NaN rating would not survive JSON
 }

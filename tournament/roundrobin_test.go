@@ -1,7 +1,10 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -65,5 +68,51 @@ func TestRoundRobinEveryPairOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRoundRobinLeaver: a player leaving during round 1 forfeits the game
+// being played and every later one as it is paired; the forfeits score for
+// the opponents but add nothing to Sonneborn-Berger. By hand: p1 beats p4,
+// draws p3 and wins by forfeit: 2.5, SB 2 (p4's points) + 0.75 (half of
+// p3's 1.5) = 2.75; p4 loses to p1, wins by forfeit, beats p3: 2, SB 1.5;
+// p3 wins by forfeit, draws p1, loses to p4: 1.5, SB 2.5/2 = 1.25; p2 0.
+func TestRoundRobinLeaver(t *testing.T) {
+	tr, games := started(t, RoundRobin, 0, ids(4), nil)
+	if want := []string{"r1b1 p1-p4 pending", "r1b2 p2-p3 pending"}; !slices.Equal(pairings(games), want) {
+		t.Fatalf("round 1: %q, want %q", pairings(games), want)
+	}
+	mustRecord(t, tr, "r1b1", FirstWon)
+	forfeited, next, finished, err := tr.Leave("p2")
+	if err != nil || finished {
+		t.Fatalf("Leave: %v, finished %v", err, finished)
+	}
+	if want := []string{"r1b2 p2-p3 first-forfeit"}; !slices.Equal(pairings(forfeited), want) {
+		t.Errorf("forfeited %q, want %q", pairings(forfeited), want)
+	}
+	if want := []string{"r2b1 p4-p2 second-forfeit", "r2b2 p3-p1 pending"}; !slices.Equal(pairings(next), want) {
+		t.Errorf("next %q, want %q", pairings(next), want)
+	}
+	if _, _, _, err := tr.Leave("p2"); !errors.Is(err, ErrAlreadyLeft) {
+		t.Errorf("leaving twice: %v, want ErrAlreadyLeft", err)
+	}
+	next = mustRecord(t, tr, "r2b2", Draw)
+	if want := []string{"r3b1 p3-p4 pending", "r3b2 p1-p2 second-forfeit"}; !slices.Equal(pairings(next), want) {
+		t.Errorf("round 3 %q, want %q", pairings(next), want)
+	}
+	if _, finished, _ := tr.Record("r3b1", SecondWon); !finished {
+		t.Fatal("not finished")
+	}
+	want := []Standing{
+		{Rank: 1, Player: "p1", Points: 2.5, Games: 3, Wins: 2, Draws: 1, TieBreak: 2.75, Seed: 1},
+		{Rank: 2, Player: "p4", Points: 2, Games: 3, Wins: 2, Losses: 1, TieBreak: 1.5, Seed: 4},
+		{Rank: 3, Player: "p3", Points: 1.5, Games: 3, Wins: 1, Draws: 1, Losses: 1, TieBreak: 1.25, Seed: 3},
+		{Rank: 4, Player: "p2", Points: 0, Games: 3, Losses: 3, Seed: 2, Left: true},
+	}
+	if got := tr.Standings(); !reflect.DeepEqual(got, want) {
+		t.Errorf("standings:\n got %+v\nwant %+v", got, want)
+	}
+	if _, _, _, err := tr.Leave("p1"); !errors.Is(err, ErrFinished) {
+		t.Errorf("leaving a finished one: %v, want ErrFinished", err)
 	}
 }

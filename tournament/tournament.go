@@ -3,6 +3,7 @@ package tournament
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -202,8 +203,8 @@ func (t *Tournament) Leave(id string) (forfeited, next []Game, finished bool, er
 }
 
 // Start closes entries, seeds the players by rating (higher first; a
-// player missing from ratings counts as 0; equal ratings go to the earlier
-// joiner) and pairs round 1, whose games it returns, byes included. Games
+// player missing from ratings, or given NaN or an infinity, counts as 0;
+// equal ratings go to the earlier joiner) and pairs round 1, whose games it returns, byes included. Games
 // already decided when paired (byes, forfeits) need no playing; if a whole
 // round is decided so, the next round is paired too and returned with it.
 func (t *Tournament) Start(ratings map[string]float64) ([]Game, error) {
@@ -214,7 +215,11 @@ func (t *Tournament) Start(ratings map[string]float64) ([]Game, error) {
 		return nil, fmt.Errorf("%w: %d joined, %d needed", ErrTooFew, len(t.Players), MinPlayers)
 	}
 	for i := range t.Players {
-		t.Players[i].Rating = ratings[t.Players[i].ID]
+		r := ratings[t.Players[i].ID]
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			r = 0 // not a rating; and JSON could not store it
+		}
+		t.Players[i].Rating = r
 	}
 	for seed, i := range t.seedOrder() {
 		t.Players[i].Seed = seed + 1
@@ -294,9 +299,6 @@ func (t *Tournament) Record(key string, o Outcome) (next []Game, finished bool, 
 	}
 	if g.Outcome != Pending {
 		return nil, t.Finished, fmt.Errorf("%w: %s is %v", ErrAlreadyRecorded, key, g.Outcome)
-	}
-	if g.Second == "" {
-		return nil, t.Finished, fmt.Errorf("%w: %s is a bye", ErrBadOutcome, key)
 	}
 	g.Outcome = o
 	if t.roundDone() {
