@@ -28,7 +28,9 @@ var (
 // notKeys are the package's literals shaped like a dotted key that are no
 // message key.
 var notKeys = map[string]bool{
-	"board.png": true, // a board picture's file name
+	"board.png":     true, // a board picture's file name
+	"bracket.png":   true, // a knockout's bracket picture
+	"standings.png": true, // a tournament's standings picture
 }
 
 // builtKeys are the values each run-time key prefix is completed with,

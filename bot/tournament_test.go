@@ -3,10 +3,13 @@ package bot
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/tournament"
 )
@@ -203,6 +206,14 @@ func TestRoundRobinOfFive(t *testing.T) {
 	if got := standingsLines(h.tourneyOf(channel)); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("standings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// What players read: the same table, and a picture of it.
+	text, img := h.standingsPNG("standings.png")
+	if !strings.Contains(text, "1. <@"+alice+"> · points: 3½ · games: 5 · Sonneborn-Berger: 7.5\n2. <@"+bob+"> · points: 3½ · games: 5 · Sonneborn-Berger: 6.75") {
+		t.Fatalf("standings text:\n%s", text)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 6*20 {
+		t.Fatalf("standings picture of %v: too small for six rows", b)
+	}
 }
 
 // scheduler is the harness's scheduler, on its store.
@@ -293,4 +304,35 @@ func TestKnockoutOfSix(t *testing.T) {
 	if got := standingsLines(h.tourneyOf(channel)); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("standings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A knockout shows its bracket: three rounds, the two byes drawn, each
+	// match's top slot fed by the upper match before it.
+	b := bracketOf(locales.English(), h.tourneyOf(channel), func(id string) string { return playerNames[id] })
+	var shape []string
+	for _, r := range b.Rounds {
+		var ms []string
+		for _, m := range r.Matches {
+			ms = append(ms, fmt.Sprintf("%s%v-%s%v", m.Top.Name, m.Top.Through, m.Bottom.Name, m.Bottom.Through))
+		}
+		shape = append(shape, r.Name+": "+strings.Join(ms, " "))
+	}
+	if want := "Round 1: Atrue-false Efalse-Dtrue Btrue-false Ftrue-Cfalse|Round 2: Atrue-Dfalse Bfalse-Ftrue|Final: Afalse-Ftrue"; strings.Join(shape, "|") != want {
+		t.Fatalf("bracket\n%s\nwant\n%s", strings.Join(shape, "|"), want)
+	}
+	h.standingsPNG("bracket.png")
+}
+
+// standingsPNG runs /ttt tournament standings and returns its text and
+// its picture, which must decode, named as wanted.
+func (h *harness) standingsPNG(name string) (string, image.Image) {
+	h.tb.Helper()
+	resp := h.as(carol, "tournament standings")
+	text := publicText(h.tb, resp)
+	if len(resp.Data.Files) != 1 || resp.Data.Files[0].Name != name {
+		h.tb.Fatalf("files %+v, want %s", resp.Data.Files, name)
+	}
+	img, err := png.Decode(resp.Data.Files[0].Reader)
+	if err != nil {
+		h.tb.Fatalf("%s: %v", name, err)
+	}
+	return text, img
 }

@@ -165,7 +165,7 @@ func standingsReply(w *locales.Speaker, d *tourney, now time.Time) Response {
 	}
 	tail := clipLines(gamesText(w, d, now), "…", MaxContent/3)
 	resp := public(standingsText(w, d, head, tail, MaxContent))
-	resp.Files = standingsPicture(d)
+	resp.Files = standingsPicture(w, d)
 	return resp
 }
 
@@ -178,10 +178,6 @@ func finalReply(w *locales.Speaker, d *tourney, now time.Time) Response {
 	}
 	head := w.Say("tournament.final", locales.Data{"Winner": winner})
 	resp := public(standingsText(w, d, head, "", MaxContent))
-	resp.Files = standingsPicture(d)
+	resp.Files = standingsPicture(w, d)
 	return resp
 }
-
-// standingsPicture is the standings as a picture: a table, or a knockout's
-// bracket.
-func standingsPicture(d *tourney) []File { return nil }
