@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/tournament"
 )
@@ -335,4 +338,141 @@ func (h *harness) standingsPNG(name string) (string, image.Image) {
 		h.tb.Fatalf("%s: %v", name, err)
 	}
 	return text, img
+}
+
+// TestTournamentThreadRefused: when Discord refuses a game's thread (a
+// missing permission, a rate limit), nothing is half-made: the game waits,
+// standings say which and why, and the scheduler tries again with backoff
+// until Discord lets it, using the thread it may have started already.
+func TestTournamentThreadRefused(t *testing.T) {
+	h := newHarness(t)
+	fake := h.withThreads(t)
+	h.openTournament("round-robin", []string{alice, bob, carol})
+	fake.MissingPermissions(fakediscord.StartThread)
+	publicText(t, h.as(alice, "tournament start"))
+	h.settle()
+	d := h.tourneyOf(channel)
+	if len(d.waiting()) != 1 || d.Tries != 1 || d.Why != ThreadNoPermission.String() || !d.Retry.Equal(h.clock().Add(retryFirst)) {
+		t.Fatalf("after a refusal: %+v", d.play)
+	}
+	text := publicText(t, h.as(carol, "tournament standings"))
+	if !strings.Contains(text, "Board 1: <@"+bob+"> vs <@"+carol+">, waiting for its thread") || !strings.Contains(text, "Create Public Threads") {
+		t.Fatalf("standings do not say which game waits and why:\n%s", text)
+	}
+	// Refused again: the pause doubles. A rate limit longer than that
+	// waits as long as Discord asks.
+	h.advance(retryFirst)
+	h.settle()
+	if d := h.tourneyOf(channel); d.Tries != 2 || !d.Retry.Equal(h.clock().Add(2*retryFirst)) {
+		t.Fatalf("second refusal: %+v", d.play)
+	}
+	fake.Allow(fakediscord.StartThread)
+	fake.RateLimited(fakediscord.StartThread, 1, 3*time.Minute)
+	h.advance(2 * retryFirst)
+	h.settle()
+	if d := h.tourneyOf(channel); d.Tries != 3 || d.Why != ThreadRateLimited.String() || !d.Retry.Equal(h.clock().Add(3*time.Minute)) {
+		t.Fatalf("rate limited: %+v", d.play)
+	}
+	// The thread starts, but the board cannot be posted in it: the thread
+	// is kept, and the next try posts there.
+	fake.MissingPermissions(fakediscord.PostMessage)
+	h.advance(3 * time.Minute)
+	h.settle()
+	if d := h.tourneyOf(channel); d.Tries != 4 || len(d.Threads) != 1 || len(d.waiting()) != 1 {
+		t.Fatalf("board refused: %+v", d.play)
+	}
+	fake.Allow(fakediscord.PostMessage)
+	h.advance(8 * retryFirst)
+	h.settle()
+	d = h.tourneyOf(channel)
+	if len(d.waiting()) != 0 || d.Tries != 0 || d.Why != "" || len(fake.Threads()) != 1 {
+		t.Fatalf("after Discord allowed it: %+v, threads %+v", d.play, fake.Threads())
+	}
+	if text := publicText(t, h.as(carol, "tournament standings")); !strings.Contains(text, ", playing in <#"+d.Threads["r1b1"]+">") {
+		t.Fatalf("standings:\n%s", text)
+	}
+}
+
+// TestTournamentRefusals: what /ttt tournament refuses, privately, changing
+// nothing.
+func TestTournamentRefusals(t *testing.T) {
+	t.Run("NoThreadsHere", func(t *testing.T) {
+		h := newHarness(t) // no bot token: no threads
+		refused(t, h.as(alice, "tournament new", opt(optFormat, "swiss")), "DISCORD_TOKEN")
+		h.withThreads(t)
+		fields := commandFields(channel, alice, "tournament new", 0, []option{opt(optFormat, "swiss")})
+		fields["AppPermissions"] = "0"
+		refused(t, h.bot.Handle(t.Context(), interaction(t, "command.json", fields)), "Create Public Threads")
+		if d, _ := h.bot.loadTourney(t.Context(), channel); d != nil {
+			t.Fatalf("a tournament was opened: %+v", d)
+		}
+	})
+	t.Run("Bots", func(t *testing.T) {
+		h := newHarness(t)
+		h.withThreads(t)
+		h.openTournament("swiss", nil)
+		i := h.prepare(channel, bob, "tournament join")
+		i.Member.User.Bot = true
+		refused(t, h.bot.Handle(t.Context(), i), "bots can't join")
+	})
+	t.Run("Full", func(t *testing.T) {
+		h := newHarness(t)
+		h.withThreads(t)
+		h.openTournament("knockout", []string{alice, bob, carol}, opt(optSize, 3))
+		refused(t, h.as(dave, "tournament join"), "full")
+	})
+	t.Run("ManageEventsStarts", func(t *testing.T) {
+		h := newHarness(t)
+		h.withThreads(t)
+		h.openTournament("swiss", []string{alice, bob, carol})
+		refused(t, h.as(bob, "tournament start"), "Only <@"+alice+">")
+		i := interaction(t, "command.json", commandFields(channel, dave, "tournament start", discordgo.PermissionManageEvents, nil))
+		if text := publicText(t, h.bot.Handle(t.Context(), i)); !strings.Contains(text, "has started") {
+			t.Fatalf("start by a member who manages events: %s", text)
+		}
+	})
+	t.Run("EndInAGame", func(t *testing.T) {
+		h := newHarness(t)
+		h.withThreads(t)
+		g := tournamentOfThree(t, h)
+		th := h.tourneyOf(channel).Threads[g.Key()]
+		refused(t, h.in(th, bob, "end"), "can't be ended unplayed")
+		i := interaction(t, "command.json", commandFields(th, mod, "end", discordgo.PermissionManageMessages, nil))
+		refused(t, h.bot.Handle(t.Context(), i), "can't be ended unplayed")
+	})
+}
+
+// TestTournamentLeave: before the start a player simply leaves; after it
+// they forfeit their game in play (its table shows them resigned) and
+// every game left, and the standings keep what they scored.
+func TestTournamentLeave(t *testing.T) {
+	h := newHarness(t)
+	h.withThreads(t)
+	h.openTournament("round-robin", []string{alice, bob, carol, dave})
+	publicText(t, h.as(dave, "tournament leave"))
+	refused(t, h.as(dave, "tournament leave"), "not in this tournament")
+	publicText(t, h.as(erin, "tournament join"))
+	publicText(t, h.as(alice, "tournament start"))
+	h.settle()
+	d := h.tourneyOf(channel)
+	var mine tournament.Game
+	for _, g := range d.T.Waiting() {
+		if g.Has(erin) {
+			mine = g
+		}
+	}
+	if text := publicText(t, h.as(erin, "tournament leave")); !strings.Contains(text, "forfeits") {
+		t.Fatalf("leaving after the start: %s", text)
+	}
+	refused(t, h.as(erin, "tournament leave"), "left this tournament already")
+	h.settle()
+	tbl := h.load(d.Threads[mine.Key()])
+	if tbl.Phase != table.Over || !tbl.Reported {
+		t.Fatalf("the leaver's game: %v, reported %v", tbl.Phase, tbl.Reported)
+	}
+	d = h.tourneyOf(channel)
+	g, _ := d.T.Game(mine.Key())
+	if g.Outcome != tournament.FirstForfeit && g.Outcome != tournament.SecondForfeit {
+		t.Fatalf("the leaver's game counts as %v, want a forfeit", g.Outcome)
+	}
 }
