@@ -380,5 +380,5 @@ func (b *Bot) tournamentStandings(ctx context.Context, in *Interaction) (Respons
 	if d == nil {
 		return Response{}, ErrNoTournament
 	}
-	return standingsReply(in.Public, d, b.tables.Now()), nil
+	return standingsReply(in.Public, d), nil
 }

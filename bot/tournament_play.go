@@ -202,7 +202,7 @@ func (b *Bot) tournamentWork(ctx context.Context, d *tourney, me string) error {
 		}
 	}
 	if d.T.Finished && !d.Final {
-		if _, err := b.threads.PostMessage(ctx, d.Channel, messageOf(finalReply(w, d, b.tables.Now()))); err != nil {
+		if _, err := b.threads.PostMessage(ctx, d.Channel, messageOf(finalReply(w, d))); err != nil {
 			return err
 		}
 		if err := b.markTourney(ctx, d, me, func(cur *tourney) { cur.Final = true }); err != nil {

@@ -3,7 +3,6 @@ package bot
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
@@ -125,7 +124,7 @@ func standingsText(w *locales.Speaker, d *tourney, head, tail string, limit int)
 
 // gamesText lists the current round's games still to be decided: in play
 // (with their thread), or waiting for a thread and why.
-func gamesText(w *locales.Speaker, d *tourney, now time.Time) string {
+func gamesText(w *locales.Speaker, d *tourney) string {
 	var lines []string
 	waiting := false
 	for _, g := range d.T.Waiting() {
@@ -153,7 +152,7 @@ func gamesText(w *locales.Speaker, d *tourney, now time.Time) string {
 
 // standingsReply is /ttt tournament standings: the standings, the round's
 // games, and the picture.
-func standingsReply(w *locales.Speaker, d *tourney, now time.Time) Response {
+func standingsReply(w *locales.Speaker, d *tourney) Response {
 	var head string
 	switch {
 	case !d.T.Started:
@@ -163,7 +162,7 @@ func standingsReply(w *locales.Speaker, d *tourney, now time.Time) Response {
 	default:
 		head = w.Say("tournament.standings.title", locales.Data{"Format": formatName(w, d.T.Format), "Round": d.T.Round, "Rounds": d.T.Rounds})
 	}
-	tail := clipLines(gamesText(w, d, now), "…", MaxContent/3)
+	tail := clipLines(gamesText(w, d), "…", MaxContent/3)
 	resp := public(standingsText(w, d, head, tail, MaxContent))
 	resp.Files = standingsPicture(w, d)
 	return resp
@@ -171,7 +170,7 @@ func standingsReply(w *locales.Speaker, d *tourney, now time.Time) Response {
 
 // finalReply is the final standings, posted in the channel once the
 // tournament is over.
-func finalReply(w *locales.Speaker, d *tourney, now time.Time) Response {
+func finalReply(w *locales.Speaker, d *tourney) Response {
 	winner := ""
 	if st := d.T.Standings(); len(st) > 0 {
 		winner = mention(st[0].Player)
