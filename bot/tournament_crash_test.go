@@ -188,6 +188,24 @@ func TestTournamentCrashes(t *testing.T) {
 		}
 		checkRoundTwoOnce(t, restarted(t, h, st))
 	})
+	t.Run("ClockRanOutWhileNoBotRan", func(t *testing.T) {
+		// Nobody moved in round 1's game, and its clock ran out while no
+		// process ran: the next process's first pass enforces it (bob, to
+		// move, did not show: a forfeit) and pairs round 2.
+		st := store.NewMemory()
+		h, _ := crashable(t, st, fakediscord.New(t), start)
+		g := tournamentOfThree(t, h)
+		h2 := restarted(t, h, st)
+		h2.advance(6 * time.Minute)
+		if n, err := h2.scheduler().RunDue(t.Context()); err != nil || n == 0 {
+			t.Fatalf("the first pass applied %d: %v", n, err)
+		}
+		h2.settle()
+		d := h2.tourneyOf(channel)
+		if r1, _ := d.T.Game(g.Key()); d.T.Round != 2 || r1.Outcome != tournament.FirstForfeit || len(d.waiting()) != 0 {
+			t.Fatalf("round %d, round 1's game %v, waiting %v", d.T.Round, r1.Outcome, d.waiting())
+		}
+	})
 	t.Run("DuringPairing", func(t *testing.T) {
 		// The tournament recorded the result and paired round 2, and the
 		// process died before the game's table was saved as reported: the

@@ -476,3 +476,31 @@ func TestTournamentLeave(t *testing.T) {
 		t.Fatalf("the leaver's game counts as %v, want a forfeit", g.Outcome)
 	}
 }
+
+// TestStandingsFit: 64 players' standings keep within Discord's 2000
+// characters, ending with a note that the picture shows everyone.
+func TestStandingsFit(t *testing.T) {
+	tr, err := tournament.New(tournament.Swiss, 64, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &tourney{T: tr, Names: map[string]string{}}
+	for i := range 64 {
+		if err := tr.Join(fmt.Sprintf("8%017d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tr.Start(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, locale := range []string{"en-US", "hi", "el"} {
+		resp := standingsReply(locales.New(nil).For(locale), d)
+		text := resp.Content
+		if n := len([]rune(text)); n > MaxContent || !strings.Contains(text, locales.New(nil).For(locale).Say("tournament.standings.more", nil)) {
+			t.Fatalf("%s: %d characters:\n%s", locale, n, text)
+		}
+		if len(resp.Files) != 1 {
+			t.Fatalf("%s: no picture", locale)
+		}
+	}
+}
