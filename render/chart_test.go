@@ -43,19 +43,20 @@ var swissStandings = StandingsTable{
 	},
 }
 
-// The knockout of 6 of the tournament package's tests, finished.
+// The knockout of 6 of the tournament package's tests, finished, with
+// its sides as Tournament.Sides gives them.
 var knockoutBracket = Bracket{
 	Title: "Knockout, 6 players",
 	Rounds: []BracketRound{
 		{Name: "Quarter-finals", Matches: []BracketMatch{
 			{Top: BracketSlot{Name: "b", Seed: 1, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{}},
-			{Top: BracketSlot{Name: "a", Seed: 5, Points: 0.5, Decided: true}, Bottom: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true, Through: true}, Bottom: BracketSlot{Name: "a", Seed: 5, Points: 0.5, Decided: true}},
 			{Top: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{}},
-			{Top: BracketSlot{Name: "e", Seed: 6, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "c", Seed: 3, Points: 0, Decided: true}},
+			{Top: BracketSlot{Name: "c", Seed: 3, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "e", Seed: 6, Points: 1, Decided: true, Through: true}},
 		}},
 		{Name: "Semi-finals", Matches: []BracketMatch{
-			{Top: BracketSlot{Name: "d", Seed: 4, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "b", Seed: 1, Points: 0, Decided: true}},
-			{Top: BracketSlot{Name: "e", Seed: 6, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "b", Seed: 1, Points: 0, Decided: true}, Bottom: BracketSlot{Name: "d", Seed: 4, Points: 1, Decided: true, Through: true}},
+			{Top: BracketSlot{Name: "f", Seed: 2, Points: 1, Decided: true, Through: true}, Bottom: BracketSlot{Name: "e", Seed: 6, Points: 0, Decided: true}},
 		}},
 		{Name: "Final", Matches: []BracketMatch{
 			{Top: BracketSlot{Name: "d", Seed: 4, Points: 0.5, Decided: true}, Bottom: BracketSlot{Name: "f", Seed: 2, Points: 0.5, Decided: true, Through: true}},
@@ -79,7 +80,7 @@ func TestChartGolden(t *testing.T) {
 		b := knockoutBracket
 		b.Title = ""
 		b.Rounds = []BracketRound{b.Rounds[0], {Name: "Semi-finals", Matches: []BracketMatch{
-			{Top: BracketSlot{Name: "d", Seed: 4}, Bottom: BracketSlot{Name: "b", Seed: 1}},
+			{Top: BracketSlot{Name: "b", Seed: 1}, Bottom: BracketSlot{Name: "d", Seed: 4}},
 		}}, {Name: "Final"}}
 		goldenChart(t, "bracket_in_progress", func(buf *bytes.Buffer) error { return BracketPNG(buf, b) })
 	})
@@ -115,5 +116,39 @@ func TestFoldText(t *testing.T) {
 		if got := foldText(in, 10); got != want {
 			t.Errorf("foldText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestChartsAtTheEdges: an empty table, a one-match bracket and a 64-player
+// bracket draw without error, and the same input gives the same bytes.
+func TestChartsAtTheEdges(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := StandingsPNG(&a, StandingsTable{}); err != nil {
+		t.Errorf("an empty table: %v", err)
+	}
+	final := Bracket{Rounds: []BracketRound{{Name: "Final", Matches: []BracketMatch{{Top: BracketSlot{Name: "x", Seed: 1}}}}}}
+	if err := BracketPNG(&a, final); err != nil {
+		t.Errorf("a bracket of one match: %v", err)
+	}
+	var rounds []BracketRound
+	for m := 32; m >= 1; m /= 2 {
+		r := BracketRound{Name: "Round"}
+		for i := 0; i < m; i++ {
+			r.Matches = append(r.Matches, BracketMatch{
+				Top:    BracketSlot{Name: "a player of sixty-four", Seed: i + 1, Decided: true, Points: 1, Through: true},
+				Bottom: BracketSlot{Name: "another", Seed: 64 - i, Decided: true}})
+		}
+		rounds = append(rounds, r)
+	}
+	big := Bracket{Title: "64 players", Rounds: rounds}
+	a.Reset()
+	if err := BracketPNG(&a, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := BracketPNG(&b, big); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("the same bracket drew two different PNGs")
 	}
 }

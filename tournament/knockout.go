@@ -70,3 +70,29 @@ func (t *Tournament) pairKnockout(round int) []Game {
 	}
 	return games
 }
+
+// Sides is a knockout game's players as a bracket draws them: top is the
+// one from the upper branch (in round 1 the better seed; later the one who
+// came through board 2b−1 of the round before), bottom the other. An
+// empty side (a bye's) is "".
+func (t *Tournament) Sides(g Game) (top, bottom string) {
+	upper := ""
+	if g.Round == 1 {
+		if g.Second != "" && t.player(g.Second).Seed < t.player(g.First).Seed {
+			upper = g.Second
+		} else {
+			upper = g.First
+		}
+	} else if feeder, ok := t.Game(Game{Round: g.Round - 1, Board: 2*g.Board - 1}.Key()); ok {
+		upper = feeder.Advances()
+	}
+	switch {
+	case upper != "" && upper == g.Second:
+		return g.Second, g.First
+	case upper != "" && upper == g.First:
+		return g.First, g.Second
+	case g.Second == "": // a bye whose upper branch sent nobody
+		return "", g.First
+	}
+	return g.First, g.Second
+}

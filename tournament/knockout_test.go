@@ -153,3 +153,39 @@ func TestKnockoutBothLeft(t *testing.T) {
 		t.Errorf("winner %+v, want p3 through the final", s[0])
 	}
 }
+
+// TestSides draws the knockout of 6 of TestWholeTournaments as a bracket:
+// the better seed on top in round 1, later the player from the upper
+// branch, and an empty upper branch leaves the top empty.
+func TestSides(t *testing.T) {
+	tr, _ := started(t, Knockout, 0, []string{"a", "b", "c", "d", "e", "f"},
+		map[string]float64{"a": 1500, "b": 1800, "c": 1600, "d": 1600, "e": 1200, "f": 1700})
+	for _, s := range []step{{key: "r1b2", o: Draw}, {key: "r1b4", o: FirstWon}, {key: "r2b1", o: FirstWon}, {key: "r2b2", o: SecondWon}, {key: "r3b1", o: Draw}} {
+		mustRecord(t, tr, s.key, s.o)
+	}
+	var got []string
+	for _, round := range tr.Bracket() {
+		for _, g := range round {
+			top, bottom := tr.Sides(g)
+			got = append(got, g.Key()+" "+top+"/"+bottom)
+		}
+	}
+	want := []string{"r1b1 b/", "r1b2 d/a", "r1b3 f/", "r1b4 c/e", "r2b1 b/d", "r2b2 f/e", "r3b1 d/f"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sides:\n got %q\nwant %q", got, want)
+	}
+
+	// p1 and p5 both leave: the semi-final's upper branch sends nobody.
+	tr, _ = started(t, Knockout, 0, ids(8), nil)
+	mustRecord(t, tr, "r1b1", SecondWon)
+	mustRecord(t, tr, "r1b2", FirstWon)
+	tr.Leave("p1")
+	tr.Leave("p5")
+	mustRecord(t, tr, "r1b3", SecondWon)
+	mustRecord(t, tr, "r1b4", SecondWon)
+	mustRecord(t, tr, "r2b2", FirstWon)
+	final, _ := tr.Game("r3b1")
+	if top, bottom := tr.Sides(final); top != "" || bottom != "p3" {
+		t.Errorf("the final's sides are %q/%q, want an empty top and p3", top, bottom)
+	}
+}

@@ -124,7 +124,7 @@ func New(format Format, size, rounds int) (*Tournament, error) {
 		return nil, ErrRoundsOnlySwiss
 	}
 	if rounds < 0 || rounds > MaxPlayers {
-		return nil, fmt.Errorf("%w: %d (must be 1–%d)", ErrBadRounds, rounds, MaxPlayers)
+		return nil, fmt.Errorf("%w: %d (must be 1–%d, or 0 for the default)", ErrBadRounds, rounds, MaxPlayers)
 	}
 	return &Tournament{Format: format, Size: size, Rounds: rounds}, nil
 }
@@ -167,8 +167,10 @@ func (t *Tournament) Join(id string) error {
 // more. When the forfeit completes the round, the next round is paired as
 // Record does, and its games are returned as next.
 //
-// (Leave returns more than the plain error first planned: the caller must
-// close the forfeited games and open the next round's.)
+// Leave returns the games as well as an error, where a plain error would
+// do for entries, because after the start the caller has work to do: close
+// the threads of the forfeited games and open the next round's. A retry
+// after a lost compare-and-swap meets ErrAlreadyLeft: the leave is done.
 func (t *Tournament) Leave(id string) (forfeited, next []Game, finished bool, err error) {
 	p := t.player(id)
 	switch {
