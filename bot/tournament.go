@@ -232,8 +232,11 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 		return Response{}, ErrTournamentBot
 	}
 	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
-		if cur == nil {
+		switch {
+		case cur == nil:
 			return nil, ErrNoTournament
+		case cur.T.Finished:
+			return nil, tournament.ErrFinished
 		}
 		if err := cur.T.Join(in.User); err != nil {
 			return nil, err
@@ -326,6 +329,8 @@ func (b *Bot) tournamentStart(ctx context.Context, in *Interaction) (Response, e
 		switch {
 		case cur == nil:
 			return nil, ErrNoTournament
+		case cur.T.Finished:
+			return nil, tournament.ErrFinished
 		case cur.T.Started:
 			return nil, tournament.ErrStarted
 		case in.User != cur.Organiser && !in.CanManageEvents && !in.CanManage:
