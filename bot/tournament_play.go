@@ -122,10 +122,27 @@ func (b *Bot) tournamentDue(ctx context.Context, key string) (bool, error) {
 	return b.advanceTournament(ctx, key[len(tournamentPrefix):])
 }
 
+// advancePasses bounds the leases one advanceTournament takes: work that
+// came while it worked (a round paired meanwhile) is done in the same call.
+const advancePasses = 4
+
 // advanceTournament does what is left to do for channel's tournament, under
 // a lease: post the round's pairings, open its games, post the final
 // standings. When Discord refuses, the work waits with backoff.
 func (b *Bot) advanceTournament(ctx context.Context, channel string) (worked bool, err error) {
+	for range advancePasses {
+		did, more, err := b.advanceOnce(ctx, channel)
+		worked = worked || did
+		if err != nil || !more {
+			return worked, err
+		}
+	}
+	return worked, nil
+}
+
+// advanceOnce is one lease's work on channel's tournament; more says that
+// work is left which no refusal holds back (it came in meanwhile).
+func (b *Bot) advanceOnce(ctx context.Context, channel string) (worked, more bool, err error) {
 	var raw [8]byte
 	rand.Read(raw[:])
 	me := hex.EncodeToString(raw[:])
@@ -138,13 +155,13 @@ func (b *Bot) advanceTournament(ctx context.Context, channel string) (worked boo
 		return cur, nil
 	})
 	if err != nil || d == nil {
-		return false, err
+		return false, false, err
 	}
 	err = b.tournamentWork(ctx, d, me)
 	if errors.Is(err, errLeaseLost) {
-		return true, nil
+		return true, false, nil
 	}
-	_, serr := b.updateTourney(ctx, channel, func(cur *tourney) (*tourney, error) {
+	released, serr := b.updateTourney(ctx, channel, func(cur *tourney) (*tourney, error) {
 		if cur == nil || cur.ID != d.ID || cur.LeaseBy != me {
 			return nil, nil
 		}
@@ -163,8 +180,9 @@ func (b *Bot) advanceTournament(ctx context.Context, channel string) (worked boo
 	})
 	if err != nil {
 		b.log.WarnContext(ctx, "tournament: Discord refused; trying again later", "channel", channel, "err", err)
+		return true, false, serr
 	}
-	return true, serr
+	return true, released != nil && released.work(), serr
 }
 
 // retryAfter is the pause after the tries-th refusal in a row: doubling
