@@ -251,6 +251,9 @@ func (b *Bot) markTourney(ctx context.Context, d *tourney, me string, mark func(
 // the game's table saved in the thread, and the game saved as opened.
 func (b *Bot) openTournamentGame(ctx context.Context, d *tourney, me string, g tournament.Game) error {
 	key := g.Key()
+	if now, ok := d.T.Game(key); !ok || now.Outcome != tournament.Pending || d.Opened[key] {
+		return nil // decided meanwhile (a player left), or opened
+	}
 	thread := d.Threads[key]
 	if thread == "" {
 		var err error
