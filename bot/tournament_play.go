@@ -117,9 +117,13 @@ func (b *Bot) advanceLater(ctx context.Context, channel string) {
 	}()
 }
 
-// tournamentDue is the scheduler's way in (table.DocumentDueFunc).
+// tournamentDue is the scheduler's way in (table.DocumentDueFunc): the work
+// runs in the background, so a round's threads (many calls to Discord) do
+// not hold up the clocks the scheduler enforces; the lease keeps it to one
+// worker, and the document stays due until one has taken it.
 func (b *Bot) tournamentDue(ctx context.Context, key string) (bool, error) {
-	return b.advanceTournament(ctx, key[len(tournamentPrefix):])
+	b.advanceLater(ctx, key[len(tournamentPrefix):])
+	return true, nil
 }
 
 // advancePasses bounds the leases one advanceTournament takes: work that
@@ -366,11 +370,7 @@ func (b *Bot) reportGame(ctx context.Context, t *table.Table) (func(context.Cont
 		return nil, err
 	}
 	channel := tg.Channel
-	return func(ctx context.Context) {
-		if _, err := b.advanceTournament(ctx, channel); err != nil {
-			b.log.WarnContext(ctx, "tournament: work after a result failed; the scheduler tries again", "channel", channel, "err", err)
-		}
-	}, nil
+	return func(ctx context.Context) { b.advanceLater(ctx, channel) }, nil
 }
 
 // tournamentOutcome is how t's ended game counts in its tournament (seat 0

@@ -118,6 +118,8 @@ func (h *harness) play(t *testing.T, script string) string {
 			continue
 		case "scheduler":
 			applied := h.expire()
+			h.tables.Wait()
+			h.bot.Wait() // what the pass left to the background (a tournament's work)
 			fmt.Fprintf(&out, "> %s\n%s%s\n", line, strings.Replace(applied, "clocks ran out", "due applied", 1), h.discordCalls(&board))
 			continue
 		case "discord":
