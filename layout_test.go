@@ -63,7 +63,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token/internal/confusablesgen":        {},
 		"cli":                                  {"game", "render", "token"},
 		"tournament":                           {}, // pairing and standings: standard library only, no Discord, no store
-		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales"},
+		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales", "tournament"},
 		"bot/locales":                          {},
 		"internal/testkit":                     {},
 		"bot/gateway":                          {"bot"},

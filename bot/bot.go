@@ -79,6 +79,8 @@ func New(opt Options) *Bot {
 	if b.threads != nil {
 		b.tables.OnArchive(b.archiveThread)
 	}
+	b.tables.OnReport(b.reportGame)                           // tournament_play.go
+	b.tables.OnDocumentDue(tournamentPrefix, b.tournamentDue) // a tournament's work left to do
 	return b
 }
 

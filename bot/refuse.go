@@ -10,6 +10,7 @@ import (
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/token"
+	"github.com/tttbot/tttbot/tournament"
 )
 
 // sentinelKeys are the refusals whose sentence needs nothing but the error:
@@ -109,6 +110,9 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 	if key, data, ok := explainChallenge(w, err); ok {
 		return key, data, true
 	}
+	if key, data, ok := explainTournament(err); ok {
+		return key, data, true
+	}
 	if errors.As(err, &posErr) {
 		if key, data, ok := explainPosition(posErr); ok {
 			return key, data, true
@@ -178,6 +182,47 @@ func explainChallenge(w *locales.Speaker, err error) (key string, data locales.D
 		return "refuse.too_many_challenges", locales.Data{"Count": table.MaxOpenChallenges}, true
 	case errors.As(err, &lobbyErr) && len(lobbyErr.Invitees) > 0:
 		return "refuse.lobby.challenge", locales.Data{"Invitees": invitees(w, lobbyErr.Invitees)}, true
+	}
+	return "", nil, false
+}
+
+// tournamentKeys word the refusals of /ttt tournament that need nothing
+// but the error, first match wins.
+var tournamentKeys = []struct {
+	err error
+	key string
+}{
+	{ErrTournamentDM, "refuse.tournament.dm"},
+	{ErrTournamentOpen, "refuse.tournament.open"},
+	{ErrNoTournament, "refuse.tournament.none"},
+	{ErrTournamentBot, "refuse.tournament.bot"},
+	{tournament.ErrAlreadyJoined, "refuse.tournament.joined"},
+	{tournament.ErrNotJoined, "refuse.tournament.not_joined"},
+	{tournament.ErrAlreadyLeft, "refuse.tournament.left"},
+	{tournament.ErrFull, "refuse.tournament.full"},
+	{tournament.ErrStarted, "refuse.tournament.started"},
+	{tournament.ErrFinished, "refuse.tournament.finished"},
+	{tournament.ErrRoundsOnlySwiss, "refuse.tournament.rounds"},
+	{table.ErrTournamentGame, "refuse.tournament.game"},
+}
+
+// explainTournament words what /ttt tournament refused; ok is false for
+// any other error.
+func explainTournament(err error) (key string, data locales.Data, ok bool) {
+	var (
+		orgErr *NotOrganiserError
+		fewErr *TooFewError
+	)
+	switch {
+	case errors.As(err, &orgErr):
+		return "refuse.tournament.not_organiser", locales.Data{"Organiser": mention(orgErr.Organiser)}, true
+	case errors.As(err, &fewErr):
+		return "refuse.tournament.too_few", locales.Data{"N": fewErr.Joined}, true
+	}
+	for _, s := range tournamentKeys {
+		if errors.Is(err, s.err) {
+			return s.key, nil, true
+		}
 	}
 	return "", nil, false
 }

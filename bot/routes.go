@@ -31,6 +31,11 @@ const (
 	RouteHistory
 	RouteReplay
 	RouteHelp
+	RouteTournamentNew
+	RouteTournamentJoin
+	RouteTournamentLeave
+	RouteTournamentStart
+	RouteTournamentStandings
 
 	ButtonCell
 	ButtonColumn
@@ -56,7 +61,8 @@ func (r Route) String() string {
 	return "none"
 }
 
-// subcommand is the route's /ttt subcommand name; "" for a button.
+// subcommand is the route's /ttt subcommand name ("tournament new" in a
+// group); "" for a button.
 func (r Route) subcommand() string { return routeTable[r].command }
 
 // tableHandler acts on a channel's table under its lock. cur is the
@@ -114,10 +120,17 @@ func init() {
 		RouteHistory:     {route: RouteHistory, command: "history", query: (*Bot).history},
 		RouteReplay:      {route: RouteReplay, command: "replay", query: (*Bot).replay},
 		RouteHelp:        {route: RouteHelp, command: "help", query: (*Bot).help},
-		ButtonCell:       {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
-		ButtonColumn:     {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
-		ButtonJoin:       {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
-		ButtonRematch:    {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
+		// The tournament group: each acts on the channel's tournament
+		// document (tournament.go), not on a table.
+		RouteTournamentNew:       {route: RouteTournamentNew, command: "tournament new", query: (*Bot).tournamentNew},
+		RouteTournamentJoin:      {route: RouteTournamentJoin, command: "tournament join", query: (*Bot).tournamentJoin},
+		RouteTournamentLeave:     {route: RouteTournamentLeave, command: "tournament leave", query: (*Bot).tournamentLeave},
+		RouteTournamentStart:     {route: RouteTournamentStart, command: "tournament start", query: (*Bot).tournamentStart},
+		RouteTournamentStandings: {route: RouteTournamentStandings, command: "tournament standings", query: (*Bot).tournamentStandings},
+		ButtonCell:               {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
+		ButtonColumn:             {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
+		ButtonJoin:               {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
+		ButtonRematch:            {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
 		// A page of /ttt history: whose, and how many games to skip.
 		ButtonHistory: {route: ButtonHistory, button: "ttt:hist:{user}:{offset int}", query: (*Bot).clickHistory},
 		// An answer to the challenge that opened the channel's game number game.

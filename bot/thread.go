@@ -202,12 +202,7 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction, id string, deli
 	if err != nil {
 		return b.threadFailed(ctx, in, "", err)
 	}
-	msg := resp.message(true)
-	body, err := msg.JSON()
-	if err != nil {
-		return b.threadFailed(ctx, in, thread, err)
-	}
-	message, err := b.threads.PostMessage(ctx, thread, body, msg.Files)
+	message, err := b.post(ctx, thread, resp)
 	if err != nil {
 		return b.threadFailed(ctx, in, thread, err)
 	}
@@ -343,4 +338,15 @@ func channelMention(id string) string { return "<#" + id + ">" }
 // archiveThread is table's ArchiveFunc: Discord archives the thread.
 func (b *Bot) archiveThread(ctx context.Context, thread string) error {
 	return b.threads.ArchiveThread(ctx, thread)
+}
+
+// post posts resp as a new message in channel (a thread, or a tournament's
+// channel) with the bot token, files attached, and returns its ID.
+func (b *Bot) post(ctx context.Context, channel string, resp Response) (string, error) {
+	msg := resp.message(true)
+	body, err := msg.JSON()
+	if err != nil {
+		return "", err
+	}
+	return b.threads.PostMessage(ctx, channel, body, msg.Files)
 }

@@ -27,6 +27,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // Script lines ("#" starts a comment):
 //
 //	alice /new rows=4 opponent=@bob   a subcommand with options (ints, bools and @users by option name)
+//	alice /tournament new format=swiss   a subcommand of a group
 //	bob click 1:1                     the newest board's button whose custom_id ends with ":1:1", or whose label is the word
 //	keep first                        remember the newest board's buttons as "first"
 //	bob click first 0:1               click a remembered board's button (a stale click)
@@ -73,11 +74,11 @@ func TestTranscripts(t *testing.T) {
 }
 
 // scriptUsers are the names scripts use; mod may manage messages.
-var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, "dave": "800000000000000004", "mod": mod}
+var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, "dave": "800000000000000004", "erin": "800000000000000005", "mod": mod}
 
 // Option kinds by name, so a script writes values as a user types them.
 var (
-	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock}
+	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock, optRounds, optSize}
 	boolOptions = []string{optGravity, optImage, optThread}
 	userOptions = []string{optOpponent, optUser}
 )
@@ -120,6 +121,8 @@ func (h *harness) play(t *testing.T, script string) string {
 			continue
 		case "scheduler":
 			applied := h.expire()
+			h.tables.Wait()
+			h.bot.Wait() // what the pass left to the background (a tournament's work)
 			fmt.Fprintf(&out, "> %s\n%s%s\n", line, strings.Replace(applied, "clocks ran out", "due applied", 1), h.discordCalls(&board))
 			continue
 		case "discord":
@@ -157,8 +160,12 @@ func (h *harness) play(t *testing.T, script string) string {
 		var i *discordgo.Interaction
 		switch {
 		case strings.HasPrefix(f[1], "/"):
+			sub, args := strings.TrimPrefix(f[1], "/"), f[2:]
+			if sub == groupTournament && len(args) > 0 {
+				sub, args = sub+" "+args[0], args[1:]
+			}
 			var opts []option
-			for _, kv := range f[2:] {
+			for _, kv := range args {
 				k, v, _ := strings.Cut(kv, "=")
 				switch {
 				case slices.Contains(intOptions, k):
@@ -186,7 +193,7 @@ func (h *harness) play(t *testing.T, script string) string {
 			if f[0] == "mod" {
 				perms = discordgo.PermissionManageMessages
 			}
-			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
+			fields := commandFields(channel, user, sub, perms, opts)
 			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
 			fields["AppPermissions"], fields["UserInstallOnly"] = appPermissions, userInstall
 			file := "command.json"

@@ -100,8 +100,9 @@ type Table struct {
 	challenge         // challenge.go: people invited who have not answered yet
 	result    *Result // set when the game finished in this action, saved with it
 
-	clockState  // clock.go: the move clock, its deadline, who ran out
-	threadState // archive.go: the thread it is played in, and its archiving
+	clockState      // clock.go: the move clock, its deadline, who ran out
+	threadState     // archive.go: the thread it is played in, and its archiving
+	tournamentState // tournament.go: the tournament game it plays, and its report
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -364,6 +365,9 @@ func (t *Table) Resign(user string) (Resignation, error) {
 // End closes the open game for user, who must be its creator or allowed to
 // manage the channel. A challenge still waiting for an answer is withdrawn.
 func (t *Table) End(user string, canManage bool) error {
+	if t.Tournament != nil {
+		return ErrTournamentGame
+	}
 	if user != t.Creator && !canManage {
 		return &NotAllowedError{Creator: t.Creator}
 	}
