@@ -49,6 +49,8 @@ func TestImportsPointOneWay(t *testing.T) {
 		"ai/internal/bitboard":          {"game"},
 		"ai/internal/bookgen":           {"ai/internal/bitboard", "game"},
 		"render":                        {"game"},
+		"puzzle":                        {"ai", "game"},
+		"puzzle/internal/puzzlegen":     {"puzzle"},
 		"table":                         {"game", "rating", "token"},
 		"store":                         {"table"},
 		"store/internal/groupcommit":    {"store", "table"},

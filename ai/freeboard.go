@@ -1,0 +1,222 @@
+package ai
+
+import (
+	"context"
+	"math/bits"
+
+	"github.com/tttbot/tttbot/game"
+)
+
+// The exact solver of small two-player free-placement boards (3×3, 4×4,
+// 5×5 with any k), for Solve and Prove. A board of at most 25 cells fits a
+// uint32 a player, so a position is two masks and a table key is one
+// uint64. It is negamax with alpha-beta over scores that count the stones
+// left to the winner, the way the bitboard solver counts them: a winning
+// stone that makes the board hold m stones scores cells+1−m for its player
+// and the opposite for the other, a draw 0, so a faster win scores higher.
+// An immediate win ends the search at once, two threats of the opponent
+// lose at once, one threat forces the block, and a table of score bounds
+// (private to one call: these boards are small) keeps transpositions from
+// being searched twice.
+
+// smallCells is the largest free board the small solver takes.
+const smallCells = 25
+
+// maxSmallEntries bounds one call's table (about 40 bytes an entry): past
+// it, positions are searched without being stored, slower but bounded.
+const maxSmallEntries = 1 << 21
+
+type freeBoard struct {
+	cells   int
+	full    uint32
+	through [][]uint32 // through[c]: the k-windows that contain cell c, as masks
+	order   []int      // cells from the centre outwards: the usual best first
+}
+
+// newFreeBoard returns the solver's view of r, or nil when r is not a
+// two-player free board of at most smallCells cells.
+func newFreeBoard(r game.Rules) *freeBoard {
+	if r.Gravity || r.Players != 2 || r.Cells() > smallCells {
+		return nil
+	}
+	sb := &freeBoard{cells: r.Cells(), full: uint32(1)<<r.Cells() - 1, through: make([][]uint32, r.Cells())}
+	for _, d := range [4]game.Coord{{Row: 0, Col: 1}, {Row: 1, Col: 0}, {Row: 1, Col: 1}, {Row: 1, Col: -1}} {
+		for row := 0; row < r.Rows; row++ {
+			for col := 0; col < r.Cols; col++ {
+				var w uint32
+				ok := true
+				for i := 0; i < r.Win && ok; i++ {
+					rr, cc := row+i*d.Row, col+i*d.Col
+					if rr < 0 || rr >= r.Rows || cc < 0 || cc >= r.Cols {
+						ok = false
+						break
+					}
+					w |= 1 << (rr*r.Cols + cc)
+				}
+				if !ok {
+					continue
+				}
+				for rest := w; rest != 0; rest &= rest - 1 {
+					c := bits.TrailingZeros32(rest)
+					sb.through[c] = append(sb.through[c], w)
+				}
+			}
+		}
+	}
+	// Centre first: by distance from the centre (doubled, to stay in
+	// integers), then by index, so the order is the same on every run.
+	for c := range sb.cells {
+		sb.order = append(sb.order, c)
+	}
+	dist := func(c int) int {
+		dr, dc := 2*(c/r.Cols)-(r.Rows-1), 2*(c%r.Cols)-(r.Cols-1)
+		return max(dr, -dr) + max(dc, -dc)
+	}
+	for i := 1; i < len(sb.order); i++ {
+		for j := i; j > 0 && dist(sb.order[j]) < dist(sb.order[j-1]); j-- {
+			sb.order[j], sb.order[j-1] = sb.order[j-1], sb.order[j]
+		}
+	}
+	return sb
+}
+
+// wins reports whether stones, which hold cell c, make a k-window through c.
+func (sb *freeBoard) wins(stones uint32, c int) bool {
+	for _, w := range sb.through[c] {
+		if stones&w == w {
+			return true
+		}
+	}
+	return false
+}
+
+// threats returns the empty cells where one more stone of stones wins.
+func (sb *freeBoard) threats(stones, occupied uint32) uint32 {
+	var t uint32
+	for rest := sb.full &^ occupied; rest != 0; rest &= rest - 1 {
+		c := bits.TrailingZeros32(rest)
+		if sb.wins(stones|1<<c, c) {
+			t |= 1 << c
+		}
+	}
+	return t
+}
+
+// plies converts a score of a position with filled stones into plies to
+// the winning stone.
+func (sb *freeBoard) plies(filled, score int) int {
+	return sb.cells + 1 - max(score, -score) - filled
+}
+
+// freeBound is a table entry: the score lies in [lo, hi].
+type freeBound struct{ lo, hi int8 }
+
+type freeSearch struct {
+	*freeBoard
+	ctx     context.Context
+	tt      map[uint64]freeBound
+	nodes   int64
+	stopped bool
+}
+
+// solve returns the score of g's position for its mover (with exact false,
+// only its sign) and whether the search finished before ctx ended.
+func (sb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, bool) {
+	r := g.Rules()
+	var cur, opp uint32
+	me := g.Turn()
+	for c := range sb.cells {
+		switch g.At(game.Coord{Row: c / r.Cols, Col: c % r.Cols}) {
+		case game.NoPlayer:
+		case me:
+			cur |= 1 << c
+		default:
+			opp |= 1 << c
+		}
+	}
+	s := &freeSearch{freeBoard: sb, ctx: ctx, tt: map[uint64]freeBound{}}
+	n := bits.OnesCount32(cur | opp)
+	alpha, beta := -sb.cells, sb.cells
+	if !exact {
+		alpha, beta = -1, 1
+	}
+	v := s.negamax(cur, opp, n, alpha, beta)
+	if s.stopped {
+		return 0, false
+	}
+	if !exact {
+		v = max(-1, min(1, v))
+	}
+	return v, true
+}
+
+// negamax returns the score of the position (cur to move, n stones on the
+// board) within (alpha, beta), fail-soft: at most alpha means at most the
+// result, at least beta means at least the result, in between exact.
+func (s *freeSearch) negamax(cur, opp uint32, n, alpha, beta int) int {
+	s.nodes++
+	if s.nodes&1023 == 0 && s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	if s.stopped {
+		return 0
+	}
+	occupied := cur | opp
+	if mine := s.threats(cur, occupied); mine != 0 {
+		return s.cells - n // the winning stone makes n+1
+	}
+	if n+1 >= s.cells {
+		return 0 // the last cell, and it does not win
+	}
+	moves := s.full &^ occupied
+	if t := s.threats(opp, occupied); t != 0 {
+		if t&(t-1) != 0 {
+			return -(s.cells - n - 1) // two threats: the opponent's next stone wins
+		}
+		moves = t // block the one threat
+	}
+	lo, hi := -(s.cells - n - 1), s.cells-n-2 // neither side wins at once
+	alpha, beta = max(alpha, lo), min(beta, hi)
+	if alpha >= beta {
+		return alpha
+	}
+	key := uint64(cur) | uint64(opp)<<32
+	if b, ok := s.tt[key]; ok {
+		alpha, beta = max(alpha, int(b.lo)), min(beta, int(b.hi))
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	alpha0 := alpha
+	best := -s.cells - 1
+	for _, c := range s.order {
+		if moves&(1<<c) == 0 {
+			continue
+		}
+		v := -s.negamax(opp, cur|1<<c, n+1, -beta, -alpha)
+		if s.stopped {
+			return 0
+		}
+		best = max(best, v)
+		alpha = max(alpha, v)
+		if alpha >= beta {
+			break
+		}
+	}
+	b, ok := s.tt[key]
+	if !ok {
+		b = freeBound{lo: int8(lo), hi: int8(hi)}
+	}
+	switch {
+	case best <= alpha0:
+		b.hi = int8(min(int(b.hi), best))
+	case best >= beta:
+		b.lo = int8(max(int(b.lo), best))
+	default:
+		b = freeBound{lo: int8(best), hi: int8(best)}
+	}
+	if ok || len(s.tt) < maxSmallEntries {
+		s.tt[key] = b
+	}
+	return best
+}

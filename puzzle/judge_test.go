@@ -1,0 +1,170 @@
+package puzzle
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/tttbot/tttbot/ai"
+	"github.com/tttbot/tttbot/game"
+)
+
+// solveAlong plays a try along the main line, checking every verdict.
+func solveAlong(t *testing.T, p Puzzle) []Verdict {
+	t.Helper()
+	ctx := context.Background()
+	var played []game.Coord
+	var out []Verdict
+	for i := 0; i < len(p.Line); i += 2 {
+		played = append(played, p.Line[i])
+		v, err := Judge(ctx, p, played)
+		if err != nil {
+			t.Fatalf("%s after %v: %v", p.ID, played, err)
+		}
+		out = append(out, v)
+		if i == len(p.Line)-1 {
+			if v.Outcome != Solved || !slices.Equal(v.Line, p.Line) {
+				t.Fatalf("%s: last move gave %+v, want solved with the main line", p.ID, v)
+			}
+			break
+		}
+		if v.Outcome != Continue || v.Reply != p.Line[i+1] {
+			t.Fatalf("%s after %v: %+v, want continue with %v", p.ID, played, v, p.Line[i+1])
+		}
+		played = append(played, v.Reply)
+	}
+	return out
+}
+
+func TestJudgeSolvesAlongTheMainLine(t *testing.T) {
+	for _, k := range Kinds() {
+		for _, d := range Difficulties() {
+			ps := Pool(k, d)
+			if len(ps) == 0 {
+				t.Fatalf("no %s %s puzzles", d, k)
+			}
+			solveAlong(t, ps[0])
+		}
+	}
+}
+
+// TestJudgeFailsWithRefutation plays every other first move of a puzzle:
+// each must fail, with a refutation that starts with the defender's best
+// reply and after which the solver has not won.
+func TestJudgeFailsWithRefutation(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range Kinds() {
+		p := Pool(k, Medium)[0]
+		g, err := p.Position()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range legalMoves(g) {
+			if m == p.Line[0] {
+				continue
+			}
+			v, err := Judge(ctx, p, []game.Coord{m})
+			if err != nil {
+				t.Fatalf("%s %v: %v", p.ID, m, err)
+			}
+			if v.Outcome != Failed || len(v.Line) == 0 {
+				t.Fatalf("%s %v: %+v, want failed with a refutation", p.ID, m, v)
+			}
+			after, _ := after(g, m)
+			want, _, err := bestMove(ctx, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Line[0] != want {
+				t.Errorf("%s %v: refutation starts %v, the best reply is %v", p.ID, m, v.Line[0], want)
+			}
+			for i, c := range v.Line {
+				if _, err := after.Play(after.Turn(), c); err != nil {
+					t.Fatalf("%s %v: refutation move %d: %v", p.ID, m, i, err)
+				}
+			}
+			if after.State() == game.Won && after.Winner() == g.Turn() {
+				t.Errorf("%s %v: the solver wins along its own refutation %v", p.ID, m, v.Line)
+			}
+		}
+	}
+}
+
+// TestJudgeFailsASlowerWin: after the first move, a move that still wins
+// but needs more moves than are left fails.
+func TestJudgeFailsASlowerWin(t *testing.T) {
+	ctx := context.Background()
+	found := false
+	for _, p := range append(Pool(ConnectFour, Medium), Pool(ConnectFour, Hard)...) {
+		g, _ := p.Position()
+		g.Play(g.Turn(), p.Line[0])
+		g.Play(g.Turn(), p.Line[1])
+		for _, m := range legalMoves(g) {
+			mv, err := moveValue(ctx, g, m, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mv.Outcome != ai.Won || mv.Plies <= 2*(p.WinIn-1)-1 {
+				continue
+			}
+			found = true
+			v, err := Judge(ctx, p, []game.Coord{p.Line[0], p.Line[1], m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Outcome != Failed {
+				t.Errorf("%s: %v wins in %d plies, %d left: %+v, want failed", p.ID, m, mv.Plies, 2*(p.WinIn-1)-1, v)
+			}
+			break
+		}
+		if found {
+			return
+		}
+	}
+	t.Skip("no pool puzzle has a slower win after its first move")
+}
+
+func TestJudgeIsDeterministic(t *testing.T) {
+	ctx := context.Background()
+	p := Pool(ConnectFour, Hard)[0]
+	first := solveAlong(t, p)
+	for range 2 {
+		again := solveAlong(t, p)
+		if !slices.EqualFunc(first, again, func(a, b Verdict) bool {
+			return a.Outcome == b.Outcome && a.Reply == b.Reply && slices.Equal(a.Line, b.Line)
+		}) {
+			t.Fatalf("%s: %+v then %+v", p.ID, first, again)
+		}
+	}
+	g, _ := p.Position()
+	for _, m := range legalMoves(g) {
+		a, err1 := Judge(ctx, p, []game.Coord{m})
+		b, err2 := Judge(ctx, p, []game.Coord{m})
+		if err1 != nil || err2 != nil || a.Outcome != b.Outcome || a.Reply != b.Reply || !slices.Equal(a.Line, b.Line) {
+			t.Fatalf("%s %v: %+v %v then %+v %v", p.ID, m, a, err1, b, err2)
+		}
+	}
+}
+
+func TestJudgeRefusesBadTries(t *testing.T) {
+	ctx := context.Background()
+	p := Pool(ConnectFour, Medium)[0]
+	wrongReply := p.Line[1]
+	wrongReply.Col = (wrongReply.Col + 1) % 7
+	for name, played := range map[string][]game.Coord{
+		"none":          nil,
+		"defender last": p.Line[:2],
+		"off the board": {{Col: 9}},
+		"wrong defence": {p.Line[0], wrongReply, p.Line[2]},
+	} {
+		if _, err := Judge(ctx, p, played); !errors.Is(err, ErrBadTry) {
+			t.Errorf("%s: %v, want ErrBadTry", name, err)
+		}
+	}
+	q := Pool(Classic, Easy)[0]
+	taken := q.Moves[0]
+	if _, err := Judge(ctx, q, []game.Coord{taken}); !errors.Is(err, ErrBadTry) {
+		t.Errorf("a taken cell: %v, want ErrBadTry", err)
+	}
+}

@@ -1,0 +1,78 @@
+package puzzle
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestPickNeverReturnsASeenPuzzle(t *testing.T) {
+	for _, k := range Kinds() {
+		for _, d := range Difficulties() {
+			seen := map[string]bool{}
+			for range Pool(k, d) {
+				p, err := Pick(k, d, func(id string) bool { return seen[id] }, 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if seen[p.ID] || p.Kind != k || p.Difficulty != d {
+					t.Fatalf("%s %s: picked %s (%s %s), seen %v", k, d, p.ID, p.Kind, p.Difficulty, seen[p.ID])
+				}
+				seen[p.ID] = true
+			}
+		}
+	}
+}
+
+// TestPickGeneratesWhenThePoolIsSeen: with the whole pool seen, Pick makes
+// a new puzzle within its budget, proved like the pool's.
+func TestPickGeneratesWhenThePoolIsSeen(t *testing.T) {
+	inPool := map[string]bool{}
+	for _, p := range Pool(ConnectFour, Easy) {
+		inPool[p.ID] = true
+	}
+	start := time.Now()
+	p, err := Pick(ConnectFour, Easy, func(id string) bool { return inPool[id] }, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("generated %s in %v", p.ID, time.Since(start))
+	if inPool[p.ID] || p.Kind != ConnectFour || p.Difficulty != Easy {
+		t.Fatalf("generated %+v", p)
+	}
+	checkProof(t, p)
+	q, err := Parse(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.WinIn != p.WinIn || q.Difficulty != p.Difficulty || len(q.Line) != len(p.Line) {
+		t.Errorf("Parse(%s) = %+v, generated %+v", p.ID, q, p)
+	}
+}
+
+func TestPickRefusesUnknown(t *testing.T) {
+	none := func(string) bool { return false }
+	if _, err := Pick("chess", Easy, none, 1); !errors.Is(err, ErrUnknown) {
+		t.Errorf("chess: %v", err)
+	}
+	if _, err := Pick(ConnectFour, "impossible", none, 1); !errors.Is(err, ErrUnknown) {
+		t.Errorf("impossible: %v", err)
+	}
+}
+
+func TestParse(t *testing.T) {
+	ctx := context.Background()
+	p := Pool(Classic, Medium)[0]
+	if q, err := Parse(ctx, p.ID); err != nil || q.ID != p.ID {
+		t.Fatalf("Parse(%s) = %v, %v", p.ID, q.ID, err)
+	}
+	for _, id := range []string{"", "c4", "c4-9", "t999-0", "x-1", "c4-0000000"} {
+		if _, err := Parse(ctx, id); !errors.Is(err, ErrUnknown) {
+			t.Errorf("Parse(%q): %v, want ErrUnknown", id, err)
+		}
+	}
+	if _, err := Parse(ctx, "t333-"); !errors.Is(err, ErrNotPuzzle) {
+		t.Errorf("the empty 3×3 board: %v, want ErrNotPuzzle", err)
+	}
+}

@@ -1,0 +1,190 @@
+package puzzle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tttbot/tttbot/ai"
+	"github.com/tttbot/tttbot/game"
+)
+
+// ErrNotPuzzle means a position is not a puzzle: its mover does not win by
+// force, or more than one first move wins.
+var ErrNotPuzzle = errors.New("not a puzzle")
+
+// legalMoves lists the mover's moves in reading order: under gravity the
+// cell each non-full column drops to, left to right; on a free board every
+// empty cell, row by row from the top.
+func legalMoves(g *game.Game) []game.Coord {
+	r := g.Rules()
+	var out []game.Coord
+	if r.Gravity {
+		for col := range r.Cols {
+			if at, err := g.Target(game.Coord{Col: col}); err == nil {
+				out = append(out, at)
+			}
+		}
+		return out
+	}
+	for row := range r.Rows {
+		for col := range r.Cols {
+			if c := (game.Coord{Row: row, Col: col}); g.At(c) == game.NoPlayer {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// after returns a copy of g with the mover's stone on m.
+func after(g *game.Game, m game.Coord) (*game.Game, error) {
+	child := g.Clone()
+	if _, err := child.Play(child.Turn(), m); err != nil {
+		return nil, err
+	}
+	return child, nil
+}
+
+// moveValue is what a move is worth to the side that plays it.
+func moveValue(ctx context.Context, g *game.Game, m game.Coord, exact bool) (ai.Value, error) {
+	child, err := after(g, m)
+	if err != nil {
+		return ai.Value{}, err
+	}
+	switch child.State() {
+	case game.Won:
+		return ai.Value{Outcome: ai.Won, Plies: 1}, nil
+	case game.Drawn:
+		return ai.Value{Outcome: ai.Drawn, Plies: 1}, nil
+	}
+	var v ai.Value
+	if exact {
+		v, err = ai.Solve(ctx, child)
+	} else {
+		v.Outcome, err = ai.Prove(ctx, child)
+		v.Plies = child.Rules().Cells() - child.Filled()
+	}
+	if err != nil {
+		return ai.Value{}, err
+	}
+	switch v.Outcome {
+	case ai.Won:
+		v.Outcome = ai.Lost
+	case ai.Lost:
+		v.Outcome = ai.Won
+	}
+	v.Plies++
+	return v, nil
+}
+
+// rank orders outcomes for the side that has them.
+func rank(o ai.Outcome) int {
+	switch o {
+	case ai.Won:
+		return 2
+	case ai.Drawn:
+		return 1
+	}
+	return 0
+}
+
+// bestMove returns the mover's best move under perfect play and what it is
+// worth: a win over a draw over a loss, then the fastest win or the slowest
+// loss; among equal moves the first in reading order. Only the moves of the
+// best outcome are solved exactly, which keeps drawn positions cheap.
+func bestMove(ctx context.Context, g *game.Game) (game.Coord, ai.Value, error) {
+	moves := legalMoves(g)
+	if len(moves) == 0 {
+		return game.Coord{}, ai.Value{}, ai.ErrNoMove
+	}
+	outcomes := make([]ai.Value, len(moves))
+	top := -1
+	for i, m := range moves {
+		v, err := moveValue(ctx, g, m, false)
+		if err != nil {
+			return game.Coord{}, ai.Value{}, err
+		}
+		outcomes[i] = v
+		top = max(top, rank(v.Outcome))
+	}
+	best := -1
+	var bestV ai.Value
+	for i, m := range moves {
+		if rank(outcomes[i].Outcome) != top {
+			continue
+		}
+		v := outcomes[i]
+		if v.Outcome != ai.Drawn && v.Plies > 1 {
+			var err error
+			if v, err = moveValue(ctx, g, m, true); err != nil {
+				return game.Coord{}, ai.Value{}, err
+			}
+		}
+		if best < 0 || v.Outcome == ai.Won && v.Plies < bestV.Plies || v.Outcome == ai.Lost && v.Plies > bestV.Plies {
+			best, bestV = i, v
+		}
+		if v.Outcome == ai.Drawn {
+			break // any draw keeps the draw: the first
+		}
+	}
+	return moves[best], bestV, nil
+}
+
+// proof is what proving a position finds.
+type proof struct {
+	winIn int
+	line  []game.Coord
+}
+
+// prove checks that g's mover wins by force, with exactly one winning
+// first move, and returns how many moves the win takes and the main line.
+func prove(ctx context.Context, g *game.Game) (proof, error) {
+	v, err := ai.Solve(ctx, g)
+	if err != nil {
+		return proof{}, err
+	}
+	if v.Outcome != ai.Won {
+		return proof{}, fmt.Errorf("%w: the side to move does not win (%v)", ErrNotPuzzle, v)
+	}
+	winning := 0
+	for _, m := range legalMoves(g) {
+		mv, err := moveValue(ctx, g, m, false)
+		if err != nil {
+			return proof{}, err
+		}
+		if mv.Outcome == ai.Won {
+			if winning++; winning > 1 {
+				return proof{}, fmt.Errorf("%w: more than one first move wins", ErrNotPuzzle)
+			}
+		}
+	}
+	line, err := playOut(ctx, g, v.Plies)
+	if err != nil {
+		return proof{}, err
+	}
+	if len(line) != v.Plies {
+		return proof{}, fmt.Errorf("main line of %d moves for a win in %d plies", len(line), v.Plies)
+	}
+	return proof{winIn: (v.Plies + 1) / 2, line: line}, nil
+}
+
+// playOut plays on from g under perfect play, a winner hurrying and a
+// loser resisting (bestMove), and returns the moves played: to the end of
+// the game, or limit moves.
+func playOut(ctx context.Context, g *game.Game, limit int) ([]game.Coord, error) {
+	g = g.Clone()
+	var line []game.Coord
+	for !g.Over() && len(line) < limit {
+		m, _, err := bestMove(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		at, err := g.Play(g.Turn(), m)
+		if err != nil {
+			return nil, err
+		}
+		line = append(line, at)
+	}
+	return line, nil
+}
