@@ -1,0 +1,15 @@
+package progress
+
+import "errors"
+
+// Errors a press or a request can meet.
+var (
+	// ErrStale is a press on a puzzle message that no longer shows the
+	// try as it stands: the try was replaced or is over, or a move was
+	// made since (another press, on this message or another).
+	ErrStale = errors.New("the puzzle message is out of date")
+	// ErrDuplicate is an interaction applied before (a replay).
+	ErrDuplicate = errors.New("interaction already applied")
+	// ErrNoPuzzle is a difficulty with no puzzle left for the person.
+	ErrNoPuzzle = errors.New("no puzzle left of that kind and difficulty")
+)
