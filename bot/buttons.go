@@ -64,22 +64,31 @@ func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent
 // cellRows lays out a button per cell as the board: row r of buttons is row
 // r of the board.
 func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
-	g := t.Game()
 	stamp := moveStamp(t)
+	return cellGrid(t.Game(), func(c game.Coord) string {
+		return buttonID(ButtonCell, stamp, strconv.Itoa(c.Row), strconv.Itoa(c.Col))
+	}, disabled)
+}
+
+// cellGrid lays out a button per cell of g, each with the custom_id id
+// gives it: empty cells pressable unless disabled, taken ones showing their
+// token in their player's colour, disabled.
+func cellGrid(g *game.Game, id func(game.Coord) string, disabled bool) []discordgo.MessageComponent {
+	r := g.Rules()
 	var rows []discordgo.MessageComponent
-	for r := 0; r < t.Rules.Rows; r++ {
-		var row []discordgo.MessageComponent
-		for c := 0; c < t.Rules.Cols; c++ {
-			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton,
-				CustomID: buttonID(ButtonCell, stamp, strconv.Itoa(r), strconv.Itoa(c)), Disabled: disabled}
-			if p := g.At(game.Coord{Row: r, Col: c}); p != game.NoPlayer {
+	for row := 0; row < r.Rows; row++ {
+		var buttons []discordgo.MessageComponent
+		for col := 0; col < r.Cols; col++ {
+			c := game.Coord{Row: row, Col: col}
+			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton, CustomID: id(c), Disabled: disabled}
+			if p := g.At(c); p != game.NoPlayer {
 				btn.Label = string(g.Token(p))
 				btn.Style = playerStyles[p%len(playerStyles)]
 				btn.Disabled = true
 			}
-			row = append(row, btn)
+			buttons = append(buttons, btn)
 		}
-		rows = append(rows, discordgo.ActionsRow{Components: row})
+		rows = append(rows, discordgo.ActionsRow{Components: buttons})
 	}
 	return rows
 }
@@ -87,15 +96,20 @@ func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
 // columnRows has a button per column that is not full, labelled with the
 // number a player would type, five to a row.
 func columnRows(t *table.Table) []discordgo.MessageComponent {
-	g := t.Game()
 	stamp := moveStamp(t)
+	return columnButtons(t.Game(), func(col int) string { return buttonID(ButtonColumn, stamp, strconv.Itoa(col)) })
+}
+
+// columnButtons has a button per column of g that is not full, labelled
+// with its number, with the custom_id id gives it, five to a row.
+func columnButtons(g *game.Game, id func(col int) string) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
-	for c := 0; c < t.Rules.Cols; c++ {
+	for c := 0; c < g.Rules().Cols; c++ {
 		if g.ColumnFull(c) {
 			continue
 		}
-		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: buttonID(ButtonColumn, stamp, strconv.Itoa(c))})
+		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: id(c)})
 		if len(row) == buttonsPerRow {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil

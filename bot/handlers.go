@@ -368,7 +368,7 @@ func tokensOf(board string) []rune {
 
 // helpKeys are the paragraphs of /ttt help, in order.
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
-	"help.thread", "help.board", "help.check", "help.marks", "help.install"}
+	"help.thread", "help.board", "help.check", "help.marks", "help.install", "help.puzzle"}
 
 func (b *Bot) help(_ context.Context, in *Interaction) (Response, error) {
 	lines := make([]string, len(helpKeys))

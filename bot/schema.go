@@ -44,6 +44,9 @@ const (
 	optScope    = "scope"  // leaderboard: this server or everywhere
 	optGame     = "game"   // replay: a game id from history
 	optThread   = "thread" // new: open the game in a new thread
+	// puzzle: how hard (puzzle.Difficulty); none asks for the daily puzzle.
+	// (Its kind: is a puzzle.Kind.)
+	optDifficulty = "difficulty"
 )
 
 // Values of the leaderboard's scope option.
@@ -125,6 +128,9 @@ func command() *discordgo.ApplicationCommand {
 			sub(RouteReplay,
 				strOpt(optGame, 1, maxGameIDLength)),
 			sub(RouteHelp),
+			sub(RoutePuzzle,
+				choiceOpt(optKind, puzzleKindNames()...),
+				choiceOpt(optDifficulty, puzzleDifficultyNames()...)),
 		},
 	}
 }
