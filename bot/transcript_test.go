@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/golden"
 )
 
@@ -46,6 +48,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	app_permissions 0                 the bot's permissions in the channel from here on (default: all it needs)
 //	install user                      the app is installed to the user only (install server: back)
 //	scheduler                         the scheduler's pass (clocks and threads' archiving), and what it did
+//	alice click solution              on alice's newest puzzle message: the main line's next move (puzzle_test.go)
+//	alice click wrong                 on alice's newest puzzle message: a first move other than the solution's
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
@@ -176,6 +180,7 @@ func (h *harness) play(t *testing.T, script string) string {
 				perms = discordgo.PermissionManageMessages
 			}
 			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
+			fields["ID"] = scriptInteractionID(n)
 			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
 			fields["AppPermissions"], fields["UserInstallOnly"] = appPermissions, userInstall
 			file := "command.json"
@@ -194,13 +199,16 @@ func (h *harness) play(t *testing.T, script string) string {
 				from = kept[f[2]]
 			}
 			id := want
+			if f[1] == "click" && (want == "solution" || want == "wrong") {
+				want = h.puzzleMove(t, user, from, want == "solution")
+			}
 			if f[1] == "click" {
 				id = findButton(from, want)
 				if id == "" {
 					fail("no button %q on the board", want)
 				}
 			}
-			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
+			fields := map[string]any{"ID": scriptInteractionID(n), "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
 			file := "component.json"
 			switch place {
 			case "thread":
@@ -216,6 +224,9 @@ func (h *harness) play(t *testing.T, script string) string {
 		}
 		resp := h.bot.Handle(context.Background(), i)
 		checkReply(t, resp)
+		if data, err := json.Marshal(resp.Data); err != nil || len(fakediscord.CheckMessage(data)) > 0 {
+			fail("the reply breaks Discord's API description: %v %v", err, fakediscord.CheckMessage(data))
+		}
 		if resp.Data != nil && len(resp.Data.Components) > 0 {
 			board = resp
 		}
@@ -225,6 +236,11 @@ func (h *harness) play(t *testing.T, script string) string {
 	}
 	return out.String()
 }
+
+// scriptInteractionID is the ID of the interaction on script line n (from
+// 0): each its own, as Discord's are (a puzzle record refuses an ID it has
+// applied before).
+func scriptInteractionID(n int) string { return strconv.Itoa(1190000000000000000 + n) }
 
 // groupDM is the channel of a DM (or group DM) between script users, where
 // the app is installed to their accounts.
