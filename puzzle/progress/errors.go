@@ -10,6 +10,8 @@ var (
 	ErrStale = errors.New("the puzzle message is out of date")
 	// ErrDuplicate is an interaction applied before (a replay).
 	ErrDuplicate = errors.New("interaction already applied")
-	// ErrNoPuzzle is a difficulty with no puzzle left for the person.
-	ErrNoPuzzle = errors.New("no puzzle left of that kind and difficulty")
+	// ErrNoPuzzle is a kind and difficulty with no puzzle left for the
+	// person just now: they have met the whole pool, and no spare made in
+	// the background is ready yet (one is being made).
+	ErrNoPuzzle = errors.New("no puzzle of that kind and difficulty ready")
 )

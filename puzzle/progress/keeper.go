@@ -21,12 +21,14 @@ type Documents interface {
 	UpdateDocument(ctx context.Context, key, interactionID string, change func(data []byte, found bool) ([]byte, error)) (recorded bool, err error)
 }
 
-// Keeper starts, plays and records people's puzzle tries. It keeps no
-// state of its own: replicas sharing a store share every record.
+// Keeper starts, plays and records people's puzzle tries. Records live in
+// the store, so replicas sharing it share every record; a Keeper keeps
+// only spare puzzles made in the background (spares.go).
 type Keeper struct {
-	docs Documents
-	now  func() time.Time
-	log  *slog.Logger
+	docs   Documents
+	now    func() time.Time
+	log    *slog.Logger
+	spares spares // puzzles made in the background (spares.go)
 }
 
 // New returns a Keeper over docs with the application's clock now, logging
@@ -96,8 +98,8 @@ func (k *Keeper) Start(ctx context.Context, q Request, kind puzzle.Kind, d puzzl
 			return json.Marshal(r)
 		default:
 			seen := func(id string) bool { return r.spent(id, "") }
-			if p, err = puzzle.Pick(kind, d, seen, pickSeed(q.User, r.Tries)); err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrNoPuzzle, err)
+			if p, err = k.pick(kind, d, seen, pickSeed(q.User, r.Tries)); err != nil {
+				return nil, err
 			}
 		}
 		r.Tries++

@@ -119,3 +119,42 @@ func TestPressRefusesAnImpossibleMove(t *testing.T) {
 		t.Fatal("a refused press moved the try")
 	}
 }
+
+// TestBeyondThePool: a person who has met every pool puzzle of a kind and
+// difficulty is told that one is being made (never kept waiting for it),
+// and then gets a puzzle made in the background, which counts.
+func TestBeyondThePool(t *testing.T) {
+	k, _ := newKeeper(time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC))
+	defer k.Wait()
+	ctx := context.Background()
+	n := 0
+	start := func() (Attempt, error) {
+		n++
+		a, _, err := k.Start(ctx, Request{User: "1", Interaction: fmt.Sprint("start", n)}, puzzle.Classic, puzzle.Easy)
+		return a, err
+	}
+	pool := map[string]bool{}
+	for _, p := range puzzle.Pool(puzzle.Classic, puzzle.Easy) {
+		pool[p.ID] = true
+	}
+	for range pool {
+		a, err := start()
+		if err != nil || !pool[a.Puzzle.ID] {
+			t.Fatalf("a pool puzzle: %+v, %v", a, err)
+		}
+		solve(t, k, "1", a, &n)
+	}
+	// No spare is ready before the first person past the pool asks: the
+	// answer is the refusal, not a wait for puzzle.Pick's generation.
+	if _, err := start(); !errors.Is(err, ErrNoPuzzle) {
+		t.Fatalf("past the pool: %v, want ErrNoPuzzle", err)
+	}
+	k.Wait() // the spare being made
+	a, err := start()
+	if err != nil || pool[a.Puzzle.ID] || !a.Counted {
+		t.Fatalf("a spare: %+v, %v", a, err)
+	}
+	if s := solve(t, k, "1", a, &n); !s.Rated || !s.Attempt.Solved {
+		t.Fatalf("a spare's solve: %+v", s)
+	}
+}
