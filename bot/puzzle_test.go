@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +16,9 @@ import (
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/store"
+	"github.com/tttbot/tttbot/store/postgres"
+	"github.com/tttbot/tttbot/store/sqlite"
+	"github.com/tttbot/tttbot/store/storetest"
 )
 
 // tryOf finds the try a puzzle message's buttons belong to, in user's
@@ -248,9 +252,33 @@ func TestPuzzlePressesAtOnce(t *testing.T) {
 
 // TestPuzzleReplicas: two bots with their own Tables on one store (two
 // replicas) get the same press at once, and later the same solve: it is
-// applied once, counted once, and both agree on the daily puzzle.
+// applied once, counted once, and both agree on the daily puzzle. It runs
+// on the memory store, SQLite, and PostgreSQL when TEST_DATABASE_URL is set.
 func TestPuzzleReplicas(t *testing.T) {
-	st := store.NewMemory()
+	for name, open := range map[string]func(t *testing.T) testStore{
+		"memory": func(*testing.T) testStore { return store.NewMemory() },
+		"sqlite": func(t *testing.T) testStore {
+			s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "puzzles.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		},
+		"postgres": func(t *testing.T) testStore {
+			s, err := postgres.Open(context.Background(), storetest.PostgresURL(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		},
+	} {
+		t.Run(name, func(t *testing.T) { puzzleReplicas(t, open(t)) })
+	}
+}
+
+func puzzleReplicas(t *testing.T, st testStore) {
 	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) // a Monday: an easy daily puzzle
 	a, b := newHarnessOn(t, st, start), newHarnessOn(t, st, start)
 	var id ids
