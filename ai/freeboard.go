@@ -102,6 +102,22 @@ func (sb *freeBoard) threats(stones, occupied uint32) uint32 {
 	return t
 }
 
+// masks returns the stones of g's mover and of the other player.
+func (sb *freeBoard) masks(g *game.Game) (cur, opp uint32) {
+	r := g.Rules()
+	me := g.Turn()
+	for c := range sb.cells {
+		switch g.At(game.Coord{Row: c / r.Cols, Col: c % r.Cols}) {
+		case game.NoPlayer:
+		case me:
+			cur |= 1 << c
+		default:
+			opp |= 1 << c
+		}
+	}
+	return cur, opp
+}
+
 // plies converts a score of a position with filled stones into plies to
 // the winning stone.
 func (sb *freeBoard) plies(filled, score int) int {
@@ -122,32 +138,24 @@ type freeSearch struct {
 // solve returns the score of g's position for its mover (with exact false,
 // only its sign) and whether the search finished before ctx ended.
 func (sb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, bool) {
-	r := g.Rules()
-	var cur, opp uint32
-	me := g.Turn()
-	for c := range sb.cells {
-		switch g.At(game.Coord{Row: c / r.Cols, Col: c % r.Cols}) {
-		case game.NoPlayer:
-		case me:
-			cur |= 1 << c
-		default:
-			opp |= 1 << c
-		}
-	}
-	s := &freeSearch{freeBoard: sb, ctx: ctx, tt: map[uint64]freeBound{}}
-	n := bits.OnesCount32(cur | opp)
-	alpha, beta := -sb.cells, sb.cells
+	lo, hi := -sb.cells, sb.cells
 	if !exact {
-		alpha, beta = -1, 1
+		lo, hi = 0, 0 // a window around 0 decides the sign
 	}
-	v := s.negamax(cur, opp, n, alpha, beta)
-	if s.stopped {
-		return 0, false
-	}
+	v, ok := sb.solveWindow(ctx, g, lo, hi)
 	if !exact {
 		v = max(-1, min(1, v))
 	}
-	return v, true
+	return v, ok
+}
+
+// solveWindow returns the score of g's position when it lies in [lo, hi],
+// else a score below lo or above hi, and whether the search finished.
+func (sb *freeBoard) solveWindow(ctx context.Context, g *game.Game, lo, hi int) (int, bool) {
+	cur, opp := sb.masks(g)
+	s := &freeSearch{freeBoard: sb, ctx: ctx, tt: map[uint64]freeBound{}}
+	v := s.negamax(cur, opp, bits.OnesCount32(cur|opp), lo-1, hi+1)
+	return v, !s.stopped
 }
 
 // negamax returns the score of the position (cur to move, n stones on the

@@ -55,6 +55,83 @@ func Prove(ctx context.Context, g *game.Game) (Outcome, error) {
 	return v.Outcome, err
 }
 
+// SolveWithin is Solve for callers that need the distance only when the
+// game ends within horizon plies: when perfect play wins or loses within
+// horizon plies, v is exact and exact is true; when it ends later, v
+// holds only who wins (Plies counts the empty cells) and exact is false.
+// A draw is always exact (the board fills). It costs far less than Solve
+// when the win is slow: only wins fast enough are searched for. Errors as
+// for Solve.
+func SolveWithin(ctx context.Context, g *game.Game, horizon int) (v Value, exact bool, err error) {
+	if g.Over() {
+		return Value{}, false, ErrNoMove
+	}
+	r := g.Rules()
+	n, cells := g.Filled(), r.Cells()
+	// lastBoard is the most stones the board may hold before the
+	// deciding stone within the horizon, of the parity of the side that
+	// places it.
+	lastBoard := func(winner int) int {
+		m := n + horizon - 1
+		if (m-n-winner)%2 != 0 {
+			m--
+		}
+		return m
+	}
+	if geo := bitboard.NewGeometry(r); geo != nil {
+		p := geo.FromGame(g)
+		s := &bitboard.Solver{G: geo, TT: bitboard.SharedTable(), Ctx: ctx}
+		sign, ok := s.Solve(p, true)
+		if !ok {
+			return Value{}, false, stopped(ctx)
+		}
+		// A win whose stone goes onto a board of m stones scores
+		// (cells+1−m)/2 (see bitboard's solver).
+		score, lo, hi := sign, 0, 0
+		switch {
+		case sign > 0:
+			lo, hi = max(1, (cells+1-lastBoard(0))/2), geo.MaxScore(p.Moves)
+		case sign < 0:
+			lo, hi = -geo.MaxScore(p.Moves), -max(1, (cells+1-lastBoard(1))/2)
+		}
+		if sign != 0 && lo <= hi {
+			if score, ok = s.SolveWindow(p, lo, hi); !ok {
+				return Value{}, false, stopped(ctx)
+			}
+		}
+		if sign == 0 || score < lo || score > hi {
+			return valueOf(sign, cells-n), sign == 0, nil
+		}
+		return valueOf(score, geo.Plies(p, score)), true, nil
+	}
+	fb := newFreeBoard(r)
+	if fb == nil {
+		return Value{}, false, fmt.Errorf("%w: %d players, %d×%d, gravity %v", ErrNoSolver, r.Players, r.Rows, r.Cols, r.Gravity)
+	}
+	sign, ok := fb.solve(ctx, g, false)
+	if !ok {
+		return Value{}, false, stopped(ctx)
+	}
+	// Here a winning stone that goes onto a board of m stones scores
+	// cells−m (see freeboard.go).
+	score, lo, hi := sign, 0, 0
+	switch {
+	case sign > 0:
+		lo, hi = max(1, cells-lastBoard(0)), cells
+	case sign < 0:
+		lo, hi = -cells, -max(1, cells-lastBoard(1))
+	}
+	if sign != 0 && lo <= hi {
+		if score, ok = fb.solveWindow(ctx, g, lo, hi); !ok {
+			return Value{}, false, stopped(ctx)
+		}
+	}
+	if sign == 0 || score < lo || score > hi {
+		return valueOf(sign, cells-n), sign == 0, nil
+	}
+	return valueOf(score, fb.plies(n, score)), true, nil
+}
+
 func solve(ctx context.Context, g *game.Game, exact bool) (Value, error) {
 	if g.Over() {
 		return Value{}, ErrNoMove

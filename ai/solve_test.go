@@ -80,7 +80,8 @@ func randomPlay(t *testing.T, r game.Rules, n int, rng *rand.Rand) *game.Game {
 	}
 }
 
-// TestSolveMatchesMinimax checks both exact solvers against plain minimax
+// TestSolveMatchesMinimax checks both exact solvers (Solve, SolveWithin at
+// every horizon, Prove) against plain minimax
 // on random positions: free 3×3 and 4×4 k=3 (the small free solver), and
 // gravity 4×4 k=3 and 5×4 k=4 (the bitboard solver).
 func TestSolveMatchesMinimax(t *testing.T) {
@@ -107,6 +108,16 @@ func TestSolveMatchesMinimax(t *testing.T) {
 			}
 			if got != want {
 				t.Fatalf("%+v after %v: Solve %v, minimax %v", tc.rules, g.Moves(), got, want)
+			}
+			for h := 1; h <= tc.rules.Cells()-tc.from+1; h++ {
+				v, exact, err := SolveWithin(context.Background(), g, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantExact := want.Outcome == Drawn || want.Plies <= h
+				if exact != wantExact || v.Outcome != want.Outcome || exact && v != want {
+					t.Fatalf("%+v after %v: SolveWithin %d: %v exact %v, minimax %v", tc.rules, g.Moves(), h, v, exact, want)
+				}
 			}
 			o, err := Prove(context.Background(), g)
 			if err != nil {

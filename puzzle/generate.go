@@ -24,8 +24,15 @@ import (
 // selfPlayNodes is Hard's node budget a move in self-play.
 const selfPlayNodes = 20_000
 
-// noise is the chance that a self-play move is random.
-const noise = 0.2
+// noise is the chance that a self-play move is random: on small free
+// boards, where Hard's games are mostly draws or quick wins, far more
+// often. Every game also opens with up to maxOpening random moves (fewer
+// on small boards), so that games do not all start alike.
+const (
+	noise      = 0.2
+	smallNoise = 0.5
+	maxOpening = 4
+)
 
 // ErrNoPuzzle means generation found no puzzle of the kind and difficulty
 // within its budget.
@@ -60,8 +67,10 @@ func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept fun
 		if err != nil {
 			continue // the context ended: the loop's check returns
 		}
-		want := func(got Difficulty, id string) bool { return got == d && (accept == nil || accept(id)) }
-		if found := findPuzzles(ctx, k, r, moves, want); len(found) > 0 {
+		want := func(got Difficulty, moves []game.Coord) bool {
+			return got == d && (accept == nil || accept(encodeID(k, r, moves)))
+		}
+		if found := findPuzzles(ctx, k, r, moves, want, 1, maxWinIn(k, d)+2); len(found) > 0 {
 			return found[0], nil
 		}
 	}
@@ -73,10 +82,15 @@ func selfPlay(ctx context.Context, r game.Rules, rng *rand.Rand) ([]game.Coord, 
 	if err != nil {
 		return nil, err
 	}
+	opening := rng.IntN(min(maxOpening, r.Cells()/8) + 1)
+	chance := noise
+	if !r.Gravity {
+		chance = smallNoise
+	}
 	for !g.Over() {
 		moves := legalMoves(g)
 		m := moves[rng.IntN(len(moves))]
-		if rng.Float64() >= noise {
+		if g.MoveCount() >= opening && rng.Float64() >= chance {
 			if m, _, err = ai.Move(ctx, g, ai.Options{Level: ai.Hard, MaxNodes: selfPlayNodes, Budget: time.Minute}); err != nil {
 				return nil, err
 			}
@@ -95,46 +109,84 @@ func selfPlay(ctx context.Context, r game.Rules, rng *rand.Rand) ([]game.Coord, 
 	return out, nil
 }
 
-// solveLimit bounds one exact solve while a game is read backwards: the
-// first position that takes longer ends the reading (earlier ones, with
-// fewer stones, would take longer still).
+// solveLimit bounds one solve while a game is read backwards: the first
+// position that takes longer ends the reading (earlier ones, with fewer
+// stones, would mostly take longer still).
 const solveLimit = 2 * time.Second
 
-// findPuzzles reads a finished game of kind k backwards and returns the
-// puzzles its positions make, of any difficulty, the latest position
-// first, for which want (if not nil) says yes.
-func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, want func(Difficulty, string) bool) []Puzzle {
+// findPuzzles reads a finished game of kind k backwards and returns up to
+// limit puzzles its positions make, the latest position first, of the
+// difficulties and moves want says yes to. The reading stops at a won
+// position whose win takes more than maxWinIn moves: earlier positions
+// mostly take longer still, and cost more to solve.
+func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, want func(Difficulty, []game.Coord) bool, limit, maxWinIn int) []Puzzle {
 	var found []Puzzle
-	for end := len(moves) - 1; end >= 0; end-- {
+	for end := len(moves) - 1; end >= 0 && len(found) < limit; end-- {
 		g, err := replay(r, moves[:end])
 		if err != nil {
 			break
 		}
 		sctx, cancel := context.WithTimeout(ctx, solveLimit)
-		v, err := ai.Solve(sctx, g)
+		o, err := ai.Prove(sctx, g) // who wins first: cheap, and most positions are drawn
+		var v ai.Value
+		if err == nil && o == ai.Won {
+			v, err = ai.Solve(sctx, g)
+		}
 		cancel()
 		if err != nil {
 			break
 		}
-		if v.Outcome != ai.Won {
+		if o != ai.Won {
 			continue
 		}
-		d, ok := difficultyOf(k, r, (v.Plies+1)/2)
-		id := encodeID(k, r, moves[:end])
-		if !ok || want != nil && !want(d, id) {
+		n := (v.Plies + 1) / 2
+		if n > maxWinIn {
+			break
+		}
+		d, ok := difficultyOf(k, r, n)
+		if !ok || !want(d, moves[:end]) {
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, 4*solveLimit)
-		pr, err := prove(pctx, g)
+		p, err := build(pctx, k, r, moves[:end])
 		cancel()
 		if err != nil {
 			continue
 		}
-		found = append(found, Puzzle{
-			ID: id, Kind: k, Difficulty: d, Rules: r,
-			Moves: slices.Clone(moves[:end]), WinIn: pr.winIn, Line: pr.line,
-			Rating: startRating(k, pr.winIn),
-		})
+		found = append(found, p)
 	}
 	return found
+}
+
+// build proves the position after moves and makes it a puzzle of kind k.
+func build(ctx context.Context, k Kind, r game.Rules, moves []game.Coord) (Puzzle, error) {
+	g, err := replay(r, moves)
+	if err != nil {
+		return Puzzle{}, fmt.Errorf("%w: %v", ErrUnknown, err)
+	}
+	pr, err := prove(ctx, g)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	d, ok := difficultyOf(k, r, pr.winIn)
+	if !ok {
+		return Puzzle{}, fmt.Errorf("%w: a win in %d is no difficulty of %s", ErrNotPuzzle, pr.winIn, k)
+	}
+	return Puzzle{
+		ID: encodeID(k, r, moves), Kind: k, Difficulty: d, Rules: r,
+		Moves: slices.Clone(moves), WinIn: pr.winIn, Line: pr.line, Rating: startRating(k, pr.winIn),
+	}, nil
+}
+
+// maxWinIn is the longest win difficulty d of kind k asks for.
+func maxWinIn(k Kind, d Difficulty) int {
+	longest := 0
+	for _, r := range rulesOf(k) {
+		for n := 1; n <= r.Cells(); n++ {
+			if got, ok := difficultyOf(k, r, n); ok && got == d {
+				longest = max(longest, n)
+			}
+		}
+	}
+	return longest
 }

@@ -45,9 +45,10 @@ type Verdict struct {
 	// Line is, when Solved, the whole solution as played (the solver's
 	// moves and the replies, from the position to the winning stone);
 	// when Failed, the refutation: from the position after the failed
-	// move, the best play of both sides for as many moves as the solver
-	// had left (at least the defender's reply), or to the defender's
-	// win when it now wins, or to the end of the game when sooner.
+	// move, the best play of both sides for as many moves as the try had
+	// left (at least the defender's reply), or to the end of the game
+	// when sooner. Within it, a side that wins takes its fastest win and
+	// a side that loses its slowest loss, as far as the line reaches.
 	Line []game.Coord
 }
 
@@ -95,11 +96,11 @@ func Judge(ctx context.Context, p Puzzle, played []game.Coord) (Verdict, error) 
 		if left > 1 && !g.Over() {
 			// The defender to move: it must lose within the solver's
 			// moves left after this one.
-			v, err := ai.Solve(ctx, g)
+			v, exact, err := ai.SolveWithin(ctx, g, 2*(left-1))
 			if err != nil {
 				return Verdict{}, err
 			}
-			keeps = v.Outcome == ai.Lost && v.Plies <= 2*(left-1)
+			keeps = v.Outcome == ai.Lost && exact
 		}
 		if !keeps {
 			if !last {
@@ -111,7 +112,7 @@ func Judge(ctx context.Context, p Puzzle, played []game.Coord) (Verdict, error) 
 			}
 			return Verdict{Outcome: Failed, Line: ref}, nil
 		}
-		reply, _, err := bestMove(ctx, g)
+		reply, err := bestMove(ctx, g, 2*(left-1))
 		if err != nil {
 			return Verdict{}, err
 		}
@@ -131,20 +132,9 @@ func Judge(ctx context.Context, p Puzzle, played []game.Coord) (Verdict, error) 
 
 // refutation is the line that shows why a move failed: g is the position
 // after it, the defender to move, and left the solver's moves left before
-// it. The best play of both sides follows: to the defender's win when it
-// wins, else for the 2·(left−1) moves the try had left, and at least the
-// defender's reply.
+// it. The best play of both sides follows for the 2·(left−1) moves the try
+// had left (at least the defender's reply), or to the end of the game when
+// sooner.
 func refutation(ctx context.Context, g *game.Game, left int) ([]game.Coord, error) {
-	if g.Over() {
-		return nil, nil
-	}
-	v, err := ai.Prove(ctx, g)
-	if err != nil {
-		return nil, err
-	}
-	limit := max(1, 2*(left-1))
-	if v == ai.Won {
-		limit = g.Rules().Cells()
-	}
-	return playOut(ctx, g, limit)
+	return playOut(ctx, g, max(1, 2*(left-1)))
 }

@@ -3,8 +3,10 @@ package puzzle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/game"
@@ -72,7 +74,7 @@ func TestJudgeFailsWithRefutation(t *testing.T) {
 				t.Fatalf("%s %v: %+v, want failed with a refutation", p.ID, m, v)
 			}
 			after, _ := after(g, m)
-			want, _, err := bestMove(ctx, after)
+			want, err := bestMove(ctx, after, max(1, 2*(p.WinIn-1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +103,7 @@ func TestJudgeFailsASlowerWin(t *testing.T) {
 		g.Play(g.Turn(), p.Line[0])
 		g.Play(g.Turn(), p.Line[1])
 		for _, m := range legalMoves(g) {
-			mv, err := moveValue(ctx, g, m, true)
+			mv, _, err := moveValue(ctx, g, m, g.Rules().Cells())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,4 +169,43 @@ func TestJudgeRefusesBadTries(t *testing.T) {
 	if _, err := Judge(ctx, q, []game.Coord{taken}); !errors.Is(err, ErrBadTry) {
 		t.Errorf("a taken cell: %v, want ErrBadTry", err)
 	}
+}
+
+// TestJudgeEveryFirstMove judges every legal first move of a sample of
+// the pool (every eighth puzzle of each kind and difficulty): the main
+// line's first move continues with the main line's reply, every other
+// move fails with a refutation. It logs the slowest judgement, which is
+// what the bot waits for.
+func TestJudgeEveryFirstMove(t *testing.T) {
+	ctx := context.Background()
+	var worst time.Duration
+	worstAt := ""
+	n := 0
+	for _, k := range Kinds() {
+		for _, d := range Difficulties() {
+			for i, p := range Pool(k, d) {
+				if i%8 != 0 {
+					continue
+				}
+				g, _ := p.Position()
+				for _, m := range legalMoves(g) {
+					start := time.Now()
+					v, err := Judge(ctx, p, []game.Coord{m})
+					if el := time.Since(start); el > worst {
+						worst, worstAt = el, fmt.Sprintf("%s %v", p.ID, m)
+					}
+					n++
+					switch {
+					case err != nil:
+						t.Fatalf("%s %v: %v", p.ID, m, err)
+					case m == p.Line[0] && (v.Outcome != Continue || v.Reply != p.Line[1]):
+						t.Errorf("%s %v: %+v, want continue with %v", p.ID, m, v, p.Line[1])
+					case m != p.Line[0] && (v.Outcome != Failed || len(v.Line) == 0):
+						t.Errorf("%s %v: %+v, want failed with a refutation", p.ID, m, v)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d first moves judged, the slowest in %v (%s)", n, worst.Round(time.Millisecond), worstAt)
 }

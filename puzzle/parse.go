@@ -1,9 +1,6 @@
 package puzzle
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 // Parse returns the puzzle an ID names: from the pool at once, else (a
 // puzzle generated on demand) rebuilt from the position the ID encodes and
@@ -18,17 +15,9 @@ func Parse(ctx context.Context, id string) (Puzzle, error) {
 	if err != nil {
 		return Puzzle{}, err
 	}
-	g, err := replay(r, moves)
-	if err != nil {
-		return Puzzle{}, fmt.Errorf("%w: %v", ErrUnknown, err)
-	}
-	pr, err := prove(ctx, g)
+	p, err := build(ctx, k, r, moves)
 	if err != nil {
 		return Puzzle{}, err
 	}
-	d, ok := difficultyOf(k, r, pr.winIn)
-	if !ok {
-		return Puzzle{}, fmt.Errorf("%w: a win in %d is no difficulty of %s", ErrNotPuzzle, pr.winIn, k)
-	}
-	return Puzzle{ID: id, Kind: k, Difficulty: d, Rules: r, Moves: moves, WinIn: pr.winIn, Line: pr.line, Rating: startRating(k, pr.winIn)}, nil
+	return p, nil
 }

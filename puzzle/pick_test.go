@@ -76,3 +76,40 @@ func TestParse(t *testing.T) {
 		t.Errorf("the empty 3×3 board: %v, want ErrNotPuzzle", err)
 	}
 }
+
+// TestPickImage: once pool and self-play are exhausted, Pick turns pool
+// puzzles; each image is a proved puzzle of the same length, unseen, and
+// when every image is seen too, the answer is ErrNoPuzzle.
+func TestPickImage(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range Kinds() {
+		ps := Pool(k, Easy)[:2]
+		seen := map[string]bool{}
+		for _, p := range ps {
+			seen[p.ID] = true
+		}
+		n := 0
+		for {
+			p, err := pickImage(ctx, ps, []int{1, 0}, func(id string) bool { return seen[id] })
+			if errors.Is(err, ErrNoPuzzle) {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seen[p.ID] || p.Kind != k || p.Difficulty != Easy {
+				t.Fatalf("%s: image %s (%s, seen %v)", k, p.ID, p.Difficulty, seen[p.ID])
+			}
+			if key := positionKey(p.Rules, p.Moves); key != positionKey(ps[0].Rules, ps[0].Moves) && key != positionKey(ps[1].Rules, ps[1].Moves) {
+				t.Fatalf("%s: %s is no image of %s or %s", k, p.ID, ps[0].ID, ps[1].ID)
+			}
+			checkProof(t, p)
+			seen[p.ID] = true
+			n++
+		}
+		want := len(images(ps[0])) + len(images(ps[1]))
+		if n != want || n == 0 {
+			t.Errorf("%s: %d images of 2 puzzles, want %d", k, n, want)
+		}
+	}
+}

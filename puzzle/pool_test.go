@@ -64,7 +64,7 @@ func checkProof(t *testing.T, p Puzzle) {
 	}
 	var winners []int
 	for i, m := range legalMoves(g) {
-		mv, err := moveValue(ctx, g, m, false)
+		mv, _, err := moveValue(ctx, g, m, 0)
 		if err != nil {
 			t.Errorf("%s: %v", p.ID, err)
 			return

@@ -46,27 +46,29 @@ func after(g *game.Game, m game.Coord) (*game.Game, error) {
 	return child, nil
 }
 
-// moveValue is what a move is worth to the side that plays it.
-func moveValue(ctx context.Context, g *game.Game, m game.Coord, exact bool) (ai.Value, error) {
+// moveValue returns what move m is worth to the side that plays it. With
+// horizon 0 only the outcome is known (Plies counts the empty cells after
+// m); otherwise a win or loss within horizon plies has its exact
+// distance, and exact says whether it has.
+func moveValue(ctx context.Context, g *game.Game, m game.Coord, horizon int) (v ai.Value, exact bool, err error) {
 	child, err := after(g, m)
 	if err != nil {
-		return ai.Value{}, err
+		return ai.Value{}, false, err
 	}
 	switch child.State() {
 	case game.Won:
-		return ai.Value{Outcome: ai.Won, Plies: 1}, nil
+		return ai.Value{Outcome: ai.Won, Plies: 1}, true, nil
 	case game.Drawn:
-		return ai.Value{Outcome: ai.Drawn, Plies: 1}, nil
+		return ai.Value{Outcome: ai.Drawn, Plies: 1}, true, nil
 	}
-	var v ai.Value
-	if exact {
-		v, err = ai.Solve(ctx, child)
-	} else {
+	if horizon == 0 {
 		v.Outcome, err = ai.Prove(ctx, child)
 		v.Plies = child.Rules().Cells() - child.Filled()
+	} else {
+		v, exact, err = ai.SolveWithin(ctx, child, horizon-1)
 	}
 	if err != nil {
-		return ai.Value{}, err
+		return ai.Value{}, false, err
 	}
 	switch v.Outcome {
 	case ai.Won:
@@ -75,7 +77,7 @@ func moveValue(ctx context.Context, g *game.Game, m game.Coord, exact bool) (ai.
 		v.Outcome = ai.Won
 	}
 	v.Plies++
-	return v, nil
+	return v, exact, nil
 }
 
 // rank orders outcomes for the side that has them.
@@ -89,46 +91,50 @@ func rank(o ai.Outcome) int {
 	return 0
 }
 
-// bestMove returns the mover's best move under perfect play and what it is
-// worth: a win over a draw over a loss, then the fastest win or the slowest
-// loss; among equal moves the first in reading order. Only the moves of the
-// best outcome are solved exactly, which keeps drawn positions cheap.
-func bestMove(ctx context.Context, g *game.Game) (game.Coord, ai.Value, error) {
+// bestMove returns the mover's best move under perfect play: a win over a
+// draw over a loss, then the fastest win or the slowest loss; among equal
+// moves the first in reading order. Distances count only within horizon
+// plies: a win or loss further off ranks as slower than every nearer one,
+// and ties with the others as far. Only the moves of the best outcome are
+// solved for their distance, which keeps drawn positions cheap.
+func bestMove(ctx context.Context, g *game.Game, horizon int) (game.Coord, error) {
 	moves := legalMoves(g)
 	if len(moves) == 0 {
-		return game.Coord{}, ai.Value{}, ai.ErrNoMove
+		return game.Coord{}, ai.ErrNoMove
 	}
-	outcomes := make([]ai.Value, len(moves))
+	outcomes := make([]ai.Outcome, len(moves))
 	top := -1
 	for i, m := range moves {
-		v, err := moveValue(ctx, g, m, false)
+		v, _, err := moveValue(ctx, g, m, 0)
 		if err != nil {
-			return game.Coord{}, ai.Value{}, err
+			return game.Coord{}, err
 		}
-		outcomes[i] = v
+		outcomes[i] = v.Outcome
 		top = max(top, rank(v.Outcome))
 	}
-	best := -1
-	var bestV ai.Value
+	// speed is how soon a move ends the game: its plies, or past the
+	// horizon for a far or unknown end.
+	best, bestSpeed := -1, 0
 	for i, m := range moves {
-		if rank(outcomes[i].Outcome) != top {
+		if rank(outcomes[i]) != top {
 			continue
 		}
-		v := outcomes[i]
-		if v.Outcome != ai.Drawn && v.Plies > 1 {
-			var err error
-			if v, err = moveValue(ctx, g, m, true); err != nil {
-				return game.Coord{}, ai.Value{}, err
-			}
+		if outcomes[i] == ai.Drawn {
+			return m, nil // any draw keeps the draw: the first
 		}
-		if best < 0 || v.Outcome == ai.Won && v.Plies < bestV.Plies || v.Outcome == ai.Lost && v.Plies > bestV.Plies {
-			best, bestV = i, v
+		v, exact, err := moveValue(ctx, g, m, horizon)
+		if err != nil {
+			return game.Coord{}, err
 		}
-		if v.Outcome == ai.Drawn {
-			break // any draw keeps the draw: the first
+		speed := horizon + 1
+		if exact {
+			speed = v.Plies
+		}
+		if best < 0 || outcomes[i] == ai.Won && speed < bestSpeed || outcomes[i] == ai.Lost && speed > bestSpeed {
+			best, bestSpeed = i, speed
 		}
 	}
-	return moves[best], bestV, nil
+	return moves[best], nil
 }
 
 // proof is what proving a position finds.
@@ -149,7 +155,7 @@ func prove(ctx context.Context, g *game.Game) (proof, error) {
 	}
 	winning := 0
 	for _, m := range legalMoves(g) {
-		mv, err := moveValue(ctx, g, m, false)
+		mv, _, err := moveValue(ctx, g, m, 0)
 		if err != nil {
 			return proof{}, err
 		}
@@ -170,13 +176,13 @@ func prove(ctx context.Context, g *game.Game) (proof, error) {
 }
 
 // playOut plays on from g under perfect play, a winner hurrying and a
-// loser resisting (bestMove), and returns the moves played: to the end of
-// the game, or limit moves.
+// loser resisting (bestMove, looking as far as the moves left), and
+// returns the moves played: to the end of the game, or limit moves.
 func playOut(ctx context.Context, g *game.Game, limit int) ([]game.Coord, error) {
 	g = g.Clone()
 	var line []game.Coord
 	for !g.Over() && len(line) < limit {
-		m, _, err := bestMove(ctx, g)
+		m, err := bestMove(ctx, g, limit-len(line))
 		if err != nil {
 			return nil, err
 		}

@@ -29,7 +29,7 @@ type Difficulty string
 
 const (
 	Easy   Difficulty = "easy"   // Connect Four: win in 2–3; classic: 3×3, win in 2
-	Medium Difficulty = "medium" // Connect Four: win in 4–6; classic: 4×4 k=3, win in 2–3
+	Medium Difficulty = "medium" // Connect Four: win in 4–6; classic: 3×3 win in 3, 4×4 k=3 win in 2–3
 	Hard   Difficulty = "hard"   // Connect Four: win in 7–10; classic: 4×4 k=3, win in 4 or more
 )
 
@@ -132,7 +132,7 @@ func difficultyOf(k Kind, r game.Rules, n int) (Difficulty, bool) {
 		switch {
 		case r == game.Classic() && n == 2:
 			return Easy, true
-		case r != game.Classic() && n >= 2 && n <= 3:
+		case r == game.Classic() && n == 3, r != game.Classic() && n >= 2 && n <= 3:
 			return Medium, true
 		case r != game.Classic() && n >= 4:
 			return Hard, true
@@ -220,6 +220,9 @@ func decodeID(id string) (Kind, game.Rules, []game.Coord, error) {
 			return "", game.Rules{}, nil, bad
 		}
 		moves = append(moves, at)
+	}
+	if encodeID(k, r, moves) != id {
+		return "", game.Rules{}, nil, bad // one position, one spelling: no upper-case cells
 	}
 	return k, r, moves, nil
 }
