@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"context"
 	"sync"
 	"time"
 
@@ -9,7 +8,7 @@ import (
 )
 
 // A person who has met every pool puzzle of a kind and difficulty gets one
-// made on demand (puzzle.Generate). Making one takes seconds (a Connect Four
+// made on demand (puzzle.Pick past the pool). Making one takes seconds (a Connect Four
 // puzzle often the whole of puzzle.OnDemandBudget), longer than Discord
 // waits for a reply, so it is never done while a person waits: each process
 // keeps a few spares a kind and difficulty, made in the background, and a
@@ -17,11 +16,9 @@ import (
 // made. Spares are fresh self-play positions, so they are new to almost
 // everyone; one a person has met is passed over.
 
-// Spares' limits.
-const (
-	sparesKept  = 2                // spares kept ready for each kind and difficulty
-	spareBudget = 30 * time.Second // time allowed for making one
-)
+// sparesKept is how many spares are kept ready for each kind and
+// difficulty.
+const sparesKept = 2
 
 // spares are the puzzles this process made in the background, by slot.
 type spares struct {
@@ -62,9 +59,9 @@ func (s *spares) fill(k puzzle.Kind, d puzzle.Difficulty) {
 	s.seed++
 	seed := s.seed ^ uint64(time.Now().UnixNano()) // a duration's clock: only varies the games
 	s.wg.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), spareBudget)
-		defer cancel()
-		p, err := puzzle.Generate(ctx, k, d, seed, func(id string) bool { return !inPool(k, d, id) && !s.has(slot, id) })
+		// Pick past the pool: self-play, else a turned or mirrored image
+		// of a pool puzzle, within puzzle.OnDemandBudget.
+		p, err := puzzle.Pick(k, d, func(id string) bool { return inPool(k, d, id) || s.has(slot, id) }, seed)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.making[slot] = false
