@@ -121,7 +121,7 @@ const solveLimit = 2 * time.Second
 // mostly take longer still, and cost more to solve.
 func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, want func(Difficulty, []game.Coord) bool, limit, maxWinIn int) []Puzzle {
 	var found []Puzzle
-	for end := len(moves) - 1; end >= 0 && len(found) < limit; end-- {
+	for end := len(moves) - 1; end >= minStones(r) && len(found) < limit; end-- {
 		g, err := replay(r, moves[:end])
 		if err != nil {
 			break
@@ -156,6 +156,21 @@ func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, 
 		found = append(found, p)
 	}
 	return found
+}
+
+// minConnectFourStones is the fewest stones a Connect Four puzzle has.
+// Earlier positions make fine puzzles, but proving that no other first move
+// wins takes the solver a second or more each (against milliseconds from
+// twelve stones on), which the pool's proof test and every judgement of a
+// try would pay for.
+const minConnectFourStones = 12
+
+// minStones is the fewest stones a puzzle on r has.
+func minStones(r game.Rules) int {
+	if r == connectFourRules {
+		return minConnectFourStones
+	}
+	return 0
 }
 
 // build proves the position after moves and makes it a puzzle of kind k.
