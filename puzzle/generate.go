@@ -175,6 +175,9 @@ func minStones(r game.Rules) int {
 
 // build proves the position after moves and makes it a puzzle of kind k.
 func build(ctx context.Context, k Kind, r game.Rules, moves []game.Coord) (Puzzle, error) {
+	if !r.Gravity {
+		moves = canonicalOrder(moves)
+	}
 	g, err := replay(r, moves)
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("%w: %v", ErrUnknown, err)
