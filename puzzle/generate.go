@@ -78,7 +78,7 @@ func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept fun
 
 // selfPlay plays one game of r to its end and returns its moves.
 func selfPlay(ctx context.Context, r game.Rules, rng *rand.Rand) ([]game.Coord, error) {
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return nil, err
 	}

@@ -62,8 +62,8 @@ type Puzzle struct {
 	// Line is the main line: the winning move, the best defence, the
 	// next winning move and so on to the winning stone (2·WinIn−1 moves).
 	// The winner takes the fastest win and the defender the slowest loss;
-	// among equal moves, the first cell in reading order (row by row from
-	// the top, or the lowest column under gravity).
+	// among equal moves, the first in reading order (the leftmost column
+	// under gravity, else row by row from the top).
 	Line []game.Coord
 	// Rating is the puzzle's starting rating, as a Weng-Lin Mu on the
 	// scale of package rating (a new player's is 25): longer wins start
@@ -71,8 +71,8 @@ type Puzzle struct {
 	Rating float64
 }
 
-// Tokens are the puzzles' tokens: X moves first.
-var Tokens = []rune{'X', 'O'}
+// tokens are the puzzles' tokens: X moves first.
+var tokens = []rune{'X', 'O'}
 
 // Position returns the position to solve: a game with tokens X and O
 // where the side to move is the one that wins.
@@ -81,11 +81,11 @@ func (p Puzzle) Position() (*game.Game, error) {
 }
 
 // Mover returns the token of the side to move: X or O.
-func (p Puzzle) Mover() rune { return Tokens[len(p.Moves)%2] }
+func (p Puzzle) Mover() rune { return tokens[len(p.Moves)%2] }
 
 // replay plays moves from the empty board, alternately X and O.
 func replay(r game.Rules, moves []game.Coord) (*game.Game, error) {
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func decodeID(id string) (Kind, game.Rules, []game.Coord, error) {
 	default:
 		return "", game.Rules{}, nil, bad
 	}
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return "", game.Rules{}, nil, bad
 	}
