@@ -278,3 +278,35 @@ func TestClassicIDsAreCanonical(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeStopsWithItsContext: an ended context either stops Judge with
+// its error or (when the searches were too short to notice) leaves the
+// verdict as it is; it never makes a stopped search's guess a verdict.
+func TestJudgeStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopped := 0
+	for _, p := range Pool(ConnectFour, Hard)[:30] {
+		g, _ := p.Position()
+		for _, m := range legalMoves(g) {
+			got, err := Judge(ctx, p, []game.Coord{m})
+			if err != nil {
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("%s %v: %v, want context.Canceled", p.ID, m, err)
+				}
+				stopped++
+				continue
+			}
+			want, err := Judge(context.Background(), p, []game.Coord{m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Outcome != want.Outcome || got.Reply != want.Reply || !slices.Equal(got.Line, want.Line) {
+				t.Errorf("%s %v: %+v with an ended context, %+v without", p.ID, m, got, want)
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("an ended context stopped no judgement")
+	}
+}
