@@ -19,12 +19,12 @@ import (
 // (private to one call: these boards are small) keeps transpositions from
 // being searched twice.
 
-// smallCells is the largest free board the small solver takes.
-const smallCells = 25
+// freeCells is the largest free board the free-board solver takes.
+const freeCells = 25
 
-// maxSmallEntries bounds one call's table (about 40 bytes an entry): past
+// maxFreeEntries bounds one call's table (about 40 bytes an entry): past
 // it, positions are searched without being stored, slower but bounded.
-const maxSmallEntries = 1 << 21
+const maxFreeEntries = 1 << 21
 
 type freeBoard struct {
 	cells   int
@@ -34,12 +34,12 @@ type freeBoard struct {
 }
 
 // newFreeBoard returns the solver's view of r, or nil when r is not a
-// two-player free board of at most smallCells cells.
+// two-player free board of at most freeCells cells.
 func newFreeBoard(r game.Rules) *freeBoard {
-	if r.Gravity || r.Players != 2 || r.Cells() > smallCells {
+	if r.Gravity || r.Players != 2 || r.Cells() > freeCells {
 		return nil
 	}
-	sb := &freeBoard{cells: r.Cells(), full: uint32(1)<<r.Cells() - 1, through: make([][]uint32, r.Cells())}
+	fb := &freeBoard{cells: r.Cells(), full: uint32(1)<<r.Cells() - 1, through: make([][]uint32, r.Cells())}
 	for _, d := range [4]game.Coord{{Row: 0, Col: 1}, {Row: 1, Col: 0}, {Row: 1, Col: 1}, {Row: 1, Col: -1}} {
 		for row := 0; row < r.Rows; row++ {
 			for col := 0; col < r.Cols; col++ {
@@ -58,31 +58,31 @@ func newFreeBoard(r game.Rules) *freeBoard {
 				}
 				for rest := w; rest != 0; rest &= rest - 1 {
 					c := bits.TrailingZeros32(rest)
-					sb.through[c] = append(sb.through[c], w)
+					fb.through[c] = append(fb.through[c], w)
 				}
 			}
 		}
 	}
 	// Centre first: by distance from the centre (doubled, to stay in
 	// integers), then by index, so the order is the same on every run.
-	for c := range sb.cells {
-		sb.order = append(sb.order, c)
+	for c := range fb.cells {
+		fb.order = append(fb.order, c)
 	}
 	dist := func(c int) int {
 		dr, dc := 2*(c/r.Cols)-(r.Rows-1), 2*(c%r.Cols)-(r.Cols-1)
 		return max(dr, -dr) + max(dc, -dc)
 	}
-	for i := 1; i < len(sb.order); i++ {
-		for j := i; j > 0 && dist(sb.order[j]) < dist(sb.order[j-1]); j-- {
-			sb.order[j], sb.order[j-1] = sb.order[j-1], sb.order[j]
+	for i := 1; i < len(fb.order); i++ {
+		for j := i; j > 0 && dist(fb.order[j]) < dist(fb.order[j-1]); j-- {
+			fb.order[j], fb.order[j-1] = fb.order[j-1], fb.order[j]
 		}
 	}
-	return sb
+	return fb
 }
 
 // wins reports whether stones, which hold cell c, make a k-window through c.
-func (sb *freeBoard) wins(stones uint32, c int) bool {
-	for _, w := range sb.through[c] {
+func (fb *freeBoard) wins(stones uint32, c int) bool {
+	for _, w := range fb.through[c] {
 		if stones&w == w {
 			return true
 		}
@@ -91,11 +91,11 @@ func (sb *freeBoard) wins(stones uint32, c int) bool {
 }
 
 // threats returns the empty cells where one more stone of stones wins.
-func (sb *freeBoard) threats(stones, occupied uint32) uint32 {
+func (fb *freeBoard) threats(stones, occupied uint32) uint32 {
 	var t uint32
-	for rest := sb.full &^ occupied; rest != 0; rest &= rest - 1 {
+	for rest := fb.full &^ occupied; rest != 0; rest &= rest - 1 {
 		c := bits.TrailingZeros32(rest)
-		if sb.wins(stones|1<<c, c) {
+		if fb.wins(stones|1<<c, c) {
 			t |= 1 << c
 		}
 	}
@@ -103,10 +103,10 @@ func (sb *freeBoard) threats(stones, occupied uint32) uint32 {
 }
 
 // masks returns the stones of g's mover and of the other player.
-func (sb *freeBoard) masks(g *game.Game) (cur, opp uint32) {
+func (fb *freeBoard) masks(g *game.Game) (cur, opp uint32) {
 	r := g.Rules()
 	me := g.Turn()
-	for c := range sb.cells {
+	for c := range fb.cells {
 		switch g.At(game.Coord{Row: c / r.Cols, Col: c % r.Cols}) {
 		case game.NoPlayer:
 		case me:
@@ -120,8 +120,8 @@ func (sb *freeBoard) masks(g *game.Game) (cur, opp uint32) {
 
 // plies converts a score of a position with filled stones into plies to
 // the winning stone.
-func (sb *freeBoard) plies(filled, score int) int {
-	return sb.cells + 1 - max(score, -score) - filled
+func (fb *freeBoard) plies(filled, score int) int {
+	return fb.cells + 1 - max(score, -score) - filled
 }
 
 // freeBound is a table entry: the score lies in [lo, hi].
@@ -137,12 +137,12 @@ type freeSearch struct {
 
 // solve returns the score of g's position for its mover (with exact false,
 // only its sign) and whether the search finished before ctx ended.
-func (sb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, bool) {
-	lo, hi := -sb.cells, sb.cells
+func (fb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, bool) {
+	lo, hi := -fb.cells, fb.cells
 	if !exact {
 		lo, hi = 0, 0 // a window around 0 decides the sign
 	}
-	v, ok := sb.solveWindow(ctx, g, lo, hi)
+	v, ok := fb.solveWindow(ctx, g, lo, hi)
 	if !exact {
 		v = max(-1, min(1, v))
 	}
@@ -151,9 +151,9 @@ func (sb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, 
 
 // solveWindow returns the score of g's position when it lies in [lo, hi],
 // else a score below lo or above hi, and whether the search finished.
-func (sb *freeBoard) solveWindow(ctx context.Context, g *game.Game, lo, hi int) (int, bool) {
-	cur, opp := sb.masks(g)
-	s := &freeSearch{freeBoard: sb, ctx: ctx, tt: map[uint64]freeBound{}}
+func (fb *freeBoard) solveWindow(ctx context.Context, g *game.Game, lo, hi int) (int, bool) {
+	cur, opp := fb.masks(g)
+	s := &freeSearch{freeBoard: fb, ctx: ctx, tt: map[uint64]freeBound{}}
 	v := s.negamax(cur, opp, bits.OnesCount32(cur|opp), lo-1, hi+1)
 	return v, !s.stopped
 }
@@ -223,7 +223,7 @@ func (s *freeSearch) negamax(cur, opp uint32, n, alpha, beta int) int {
 	default:
 		b = freeBound{lo: int8(best), hi: int8(best)}
 	}
-	if ok || len(s.tt) < maxSmallEntries {
+	if ok || len(s.tt) < maxFreeEntries {
 		s.tt[key] = b
 	}
 	return best

@@ -14,7 +14,7 @@ import (
 // fast, and answer a try with the slowest loss. Two solvers serve them:
 // the bitboard solver of gravity boards that fit 64 bits (Connect Four),
 // with the table every game shares, and a small negamax for free boards of
-// at most smallCells cells (3×3, 4×4, 5×5).
+// at most freeCells cells (3×3, 4×4, 5×5).
 
 // ErrNoSolver means no exact solver handles these rules: more than two
 // players, a gravity board over 64 bitboard bits, or a free board over 25

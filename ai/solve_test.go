@@ -171,3 +171,36 @@ func TestSolveRefuses(t *testing.T) {
 		t.Errorf("cancelled empty Connect Four: %v, want context.Canceled", err)
 	}
 }
+
+// TestSolveWithinConnectFour checks SolveWithin against Solve on random
+// Connect Four positions of 22 stones, at horizons around the exact
+// distance, where the window's edges are.
+func TestSolveWithinConnectFour(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(33, 4))
+	r := game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}
+	decided := 0
+	for range 12 {
+		g := randomPlay(t, r, 22, rng)
+		want, err := Solve(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Outcome != Drawn {
+			decided++
+		}
+		for _, h := range []int{1, want.Plies - 2, want.Plies - 1, want.Plies, want.Plies + 1, 20} {
+			v, exact, err := SolveWithin(ctx, g, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantExact := want.Outcome == Drawn || want.Plies <= h
+			if exact != wantExact || v.Outcome != want.Outcome || exact && v != want {
+				t.Fatalf("after %v: SolveWithin %d: %v exact %v, Solve %v", g.Moves(), h, v, exact, want)
+			}
+		}
+	}
+	if decided == 0 {
+		t.Error("no won or lost position among the random ones")
+	}
+}

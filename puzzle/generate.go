@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -12,14 +13,16 @@ import (
 	"github.com/tttbot/tttbot/game"
 )
 
-// Puzzles come from real games: self-play of ai.Hard (with a small node
-// budget, so a game is quick and the same on every machine) where each
-// move is, with probability noise, a random one instead. The noise makes
-// the mistakes that turn a drawn game into a won one. The finished game is
-// then read backwards from its end: near the end positions solve in
-// microseconds, and each step back makes the win longer. A position
-// becomes a puzzle when its mover wins in a number of moves its
-// difficulty wants and exactly one first move wins.
+// Puzzles made on demand, and the pool's Connect Four ones, come from real
+// games: self-play of ai.Hard (with a small node budget, so a game is
+// quick and the same on every machine) where each move is, with
+// probability noise, a random one instead. The noise makes the mistakes
+// that turn a drawn game into a won one. The finished game is then read
+// backwards from its end: near the end positions solve in microseconds,
+// and each step back makes the win longer. A position becomes a puzzle
+// when its mover wins in a number of moves its difficulty wants and
+// exactly one first move wins (prove). The pool's classic puzzles come
+// from a walk of every position instead (poolgen.go).
 
 // selfPlayNodes is Hard's node budget a move in self-play.
 const selfPlayNodes = 20_000
@@ -40,7 +43,7 @@ var ErrNoPuzzle = errors.New("no puzzle found in time")
 
 // Generate makes a puzzle of kind k and difficulty d from self-play games
 // seeded by seed: the same seed gives the same puzzle on every machine,
-// given the time. It plays games until one yields a puzzle that accept
+// unless a solve runs into its time limit (solveLimit) on a slow one. It plays games until one yields a puzzle that accept
 // (if not nil) takes by its ID, or until ctx ends (then it returns
 // ErrNoPuzzle wrapping ctx's error).
 func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept func(id string) bool) (Puzzle, error) {
@@ -57,7 +60,9 @@ func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept fun
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed, uint64(len(k))<<8|uint64(len(d))))
+	stream := fnv.New64a() // one stream of games a kind and difficulty
+	stream.Write([]byte(string(k) + "/" + string(d)))
+	rng := rand.New(rand.NewPCG(seed, stream.Sum64()))
 	for {
 		if err := ctx.Err(); err != nil {
 			return Puzzle{}, fmt.Errorf("%w: %w", ErrNoPuzzle, err)
@@ -78,7 +83,7 @@ func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept fun
 
 // selfPlay plays one game of r to its end and returns its moves.
 func selfPlay(ctx context.Context, r game.Rules, rng *rand.Rand) ([]game.Coord, error) {
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +126,7 @@ const solveLimit = 2 * time.Second
 // mostly take longer still, and cost more to solve.
 func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, want func(Difficulty, []game.Coord) bool, limit, maxWinIn int) []Puzzle {
 	var found []Puzzle
-	for end := len(moves) - 1; end >= 0 && len(found) < limit; end-- {
+	for end := len(moves) - 1; end >= minStones(r) && len(found) < limit; end-- {
 		g, err := replay(r, moves[:end])
 		if err != nil {
 			break
@@ -158,8 +163,26 @@ func findPuzzles(ctx context.Context, k Kind, r game.Rules, moves []game.Coord, 
 	return found
 }
 
+// minConnectFourStones is the fewest stones a Connect Four puzzle has.
+// Earlier positions make fine puzzles, but proving that no other first move
+// wins takes the solver a second or more each (against milliseconds from
+// twelve stones on), which the pool's proof test and every judgement of a
+// try would pay for.
+const minConnectFourStones = 12
+
+// minStones is the fewest stones a puzzle on r has.
+func minStones(r game.Rules) int {
+	if r == connectFourRules {
+		return minConnectFourStones
+	}
+	return 0
+}
+
 // build proves the position after moves and makes it a puzzle of kind k.
 func build(ctx context.Context, k Kind, r game.Rules, moves []game.Coord) (Puzzle, error) {
+	if !r.Gravity {
+		moves = canonicalOrder(moves)
+	}
 	g, err := replay(r, moves)
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("%w: %v", ErrUnknown, err)

@@ -62,9 +62,9 @@ var ErrBadTry = errors.New("not a try of this puzzle")
 // the defender's as earlier verdicts replied, and ends with the solver's
 // move to judge (under gravity only a move's column counts). Judge is
 // deterministic: the same puzzle and moves give the same verdict on every
-// machine and run. It solves positions exactly, so it can take a while on
-// a position far from its end (at most a few hundred milliseconds for the
-// pool's puzzles); ctx bounds it.
+// machine and run. It solves positions exactly, but only as far as the
+// moves left reach: a few milliseconds for the pool's puzzles, longer for
+// a position far from its end. When ctx ends first it returns ctx's error.
 //
 // A move fails when, against the best defence, it no longer wins within
 // the solver's moves left: a slower win fails too, since the puzzle says

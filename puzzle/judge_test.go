@@ -209,3 +209,104 @@ func TestJudgeEveryFirstMove(t *testing.T) {
 	}
 	t.Logf("%d first moves judged, the slowest in %v (%s)", n, worst.Round(time.Millisecond), worstAt)
 }
+
+// TestJudgeAcceptsAnotherWin: after the first move (the only winning one),
+// any move that still wins in time continues, and a try that keeps
+// winning in time is solved, its Line the moves as played.
+func TestJudgeAcceptsAnotherWin(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range Pool(ConnectFour, Medium) {
+		g, _ := p.Position()
+		g.Play(g.Turn(), p.Line[0])
+		g.Play(g.Turn(), p.Line[1])
+		left := p.WinIn - 1
+		for _, m := range legalMoves(g) {
+			if m == p.Line[2] {
+				continue
+			}
+			v, exact, err := moveValue(ctx, g, m, 2*left-1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Outcome != ai.Won || !exact {
+				continue
+			}
+			played := []game.Coord{p.Line[0], p.Line[1], m}
+			for {
+				verdict, err := Judge(ctx, p, played)
+				if err != nil {
+					t.Fatalf("%s %v: %v", p.ID, played, err)
+				}
+				if verdict.Outcome == Solved {
+					if !slices.Equal(verdict.Line, played) || len(played) > 2*p.WinIn-1 {
+						t.Fatalf("%s: solved with %v after %v", p.ID, verdict.Line, played)
+					}
+					return
+				}
+				if verdict.Outcome != Continue {
+					t.Fatalf("%s %v: %+v", p.ID, played, verdict)
+				}
+				played = append(played, verdict.Reply)
+				pos, _ := p.Position()
+				for _, c := range played {
+					pos.Play(pos.Turn(), c)
+				}
+				next, err := bestMove(ctx, pos, 2*p.WinIn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				played = append(played, next)
+			}
+		}
+	}
+	t.Fatal("no medium Connect Four puzzle has a second winning move after its first")
+}
+
+func TestClassicIDsAreCanonical(t *testing.T) {
+	r := game.Classic()
+	a := []game.Coord{{Row: 0, Col: 0}, {Row: 1, Col: 1}, {Row: 2, Col: 2}, {Row: 0, Col: 1}}
+	b := []game.Coord{{Row: 2, Col: 2}, {Row: 0, Col: 1}, {Row: 0, Col: 0}, {Row: 1, Col: 1}}
+	if encodeID(Classic, r, a) != encodeID(Classic, r, b) {
+		t.Errorf("one position, two IDs: %s and %s", encodeID(Classic, r, a), encodeID(Classic, r, b))
+	}
+	if _, err := Parse(context.Background(), "t333-8140"); !errors.Is(err, ErrUnknown) {
+		t.Errorf("a classic ID out of order: %v, want ErrUnknown", err)
+	}
+	for _, p := range append(Pool(Classic, Easy), Pool(Classic, Hard)...) {
+		if id := encodeID(Classic, p.Rules, p.Moves); id != p.ID {
+			t.Errorf("%s: its moves encode as %s", p.ID, id)
+		}
+	}
+}
+
+// TestJudgeStopsWithItsContext: an ended context either stops Judge with
+// its error or (when the searches were too short to notice) leaves the
+// verdict as it is; it never makes a stopped search's guess a verdict.
+func TestJudgeStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopped := 0
+	for _, p := range Pool(ConnectFour, Hard)[:30] {
+		g, _ := p.Position()
+		for _, m := range legalMoves(g) {
+			got, err := Judge(ctx, p, []game.Coord{m})
+			if err != nil {
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("%s %v: %v, want context.Canceled", p.ID, m, err)
+				}
+				stopped++
+				continue
+			}
+			want, err := Judge(context.Background(), p, []game.Coord{m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Outcome != want.Outcome || got.Reply != want.Reply || !slices.Equal(got.Line, want.Line) {
+				t.Errorf("%s %v: %+v with an ended context, %+v without", p.ID, m, got, want)
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("an ended context stopped no judgement")
+	}
+}

@@ -26,10 +26,14 @@ const generateShare = 0.7
 // puzzle turned or mirrored (an image the user has not seen), proved
 // again. Pick returns within OnDemandBudget or about, with an error
 // matching ErrUnknown for a kind or difficulty that does not exist, and
-// ErrNoPuzzle when the user has seen everything it could find.
+// ErrNoPuzzle when the user has seen everything it could find. A nil seen
+// means the user has seen nothing.
 func Pick(k Kind, d Difficulty, seen func(id string) bool, seed uint64) (Puzzle, error) {
 	if rulesOf(k) == nil || !slices.Contains(Difficulties(), d) {
 		return Puzzle{}, fmt.Errorf("%w: kind %q, difficulty %q", ErrUnknown, k, d)
+	}
+	if seen == nil {
+		seen = func(string) bool { return false }
 	}
 	ps := Pool(k, d)
 	order := rand.New(rand.NewPCG(seed, 0x7075)).Perm(len(ps))

@@ -113,3 +113,36 @@ func TestPickImage(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateIsSeeded: one seed, one puzzle, on any machine.
+func TestGenerateIsSeeded(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range Kinds() {
+		a, err := Generate(ctx, k, Medium, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Generate(ctx, k, Medium, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.ID != b.ID || a.Difficulty != Medium || a.Kind != k {
+			t.Errorf("%s: seed 5 gave %s then %s (%s)", k, a.ID, b.ID, a.Difficulty)
+		}
+	}
+	if _, err := Generate(ctx, "chess", Easy, 1, nil); !errors.Is(err, ErrUnknown) {
+		t.Errorf("chess: %v, want ErrUnknown", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Generate(cancelled, ConnectFour, Hard, 1, nil); !errors.Is(err, ErrNoPuzzle) || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want ErrNoPuzzle and context.Canceled", err)
+	}
+}
+
+func TestPickWithNothingSeen(t *testing.T) {
+	p, err := Pick(Classic, Hard, nil, 3)
+	if err != nil || p.Difficulty != Hard || p.Kind != Classic {
+		t.Fatalf("%+v, %v", p, err)
+	}
+}

@@ -95,11 +95,14 @@ func parsePoolLine(line string) (Puzzle, error) {
 	if got, ok := difficultyOf(k, r, n); !ok || got != d {
 		return Puzzle{}, fmt.Errorf("a win in %d on %s is not %q", n, f[0], d)
 	}
-	_, _, full, err := decodeID(f[0] + f[3])
+	g, err := replay(r, moves)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	line2, err := playEncoded(g, f[3])
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("main line: %w", err)
 	}
-	line2 := full[len(moves):]
 	if len(line2) != 2*n-1 {
 		return Puzzle{}, fmt.Errorf("main line of %d moves for a win in %d", len(line2), n)
 	}
@@ -108,8 +111,15 @@ func parsePoolLine(line string) (Puzzle, error) {
 
 // formatPoolLine writes p as parsePoolLine reads it.
 func formatPoolLine(p Puzzle) string {
-	full := encodeID(p.Kind, p.Rules, append(slices.Clone(p.Moves), p.Line...))
-	return fmt.Sprintf("%s %s %d %s", p.ID, p.Difficulty, p.WinIn, full[len(p.ID):])
+	var line strings.Builder
+	for _, m := range p.Line {
+		if p.Rules.Gravity {
+			line.WriteByte(byte('0' + m.Col))
+		} else {
+			line.WriteString(strconv.FormatInt(int64(m.Row*p.Rules.Cols+m.Col), 36))
+		}
+	}
+	return fmt.Sprintf("%s %s %d %s", p.ID, p.Difficulty, p.WinIn, line.String())
 }
 
 // lookup returns the pool's puzzle with this ID.

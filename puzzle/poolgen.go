@@ -131,7 +131,7 @@ func classicPool(ctx context.Context, per int, seed uint64, logf func(string, ..
 			}
 			return nil
 		}
-		g, err := game.New(r, game.Fast, Tokens)
+		g, err := game.New(r, game.Fast, tokens)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package puzzle
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,8 @@ type Puzzle struct {
 	Difficulty Difficulty
 	Rules      game.Rules
 	// Moves lead from the empty board to the position, X first; each is
-	// the cell the stone landed on.
+	// the cell the stone landed on. On a free board they are in one order
+	// a position (each side's cells row by row), not the game's.
 	Moves []game.Coord
 	// WinIn is how many moves of its own the side to move needs to win
 	// against the best defence: exactly that many, never fewer.
@@ -60,8 +62,8 @@ type Puzzle struct {
 	// Line is the main line: the winning move, the best defence, the
 	// next winning move and so on to the winning stone (2·WinIn−1 moves).
 	// The winner takes the fastest win and the defender the slowest loss;
-	// among equal moves, the first cell in reading order (row by row from
-	// the top, or the lowest column under gravity).
+	// among equal moves, the first in reading order (the leftmost column
+	// under gravity, else row by row from the top).
 	Line []game.Coord
 	// Rating is the puzzle's starting rating, as a Weng-Lin Mu on the
 	// scale of package rating (a new player's is 25): longer wins start
@@ -69,8 +71,8 @@ type Puzzle struct {
 	Rating float64
 }
 
-// Tokens are the puzzles' tokens: X moves first.
-var Tokens = []rune{'X', 'O'}
+// tokens are the puzzles' tokens: X moves first.
+var tokens = []rune{'X', 'O'}
 
 // Position returns the position to solve: a game with tokens X and O
 // where the side to move is the one that wins.
@@ -79,11 +81,11 @@ func (p Puzzle) Position() (*game.Game, error) {
 }
 
 // Mover returns the token of the side to move: X or O.
-func (p Puzzle) Mover() rune { return Tokens[len(p.Moves)%2] }
+func (p Puzzle) Mover() rune { return tokens[len(p.Moves)%2] }
 
 // replay plays moves from the empty board, alternately X and O.
 func replay(r game.Rules, moves []game.Coord) (*game.Game, error) {
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return nil, err
 	}
@@ -152,10 +154,13 @@ func startRating(k Kind, n int) float64 {
 
 // ID encoding: a Connect Four puzzle is "c4-" and its columns as digits
 // 0–6; a classic one is "t", the rows, columns and k as digits, "-", and
-// its cells as base-36 digits (row·columns+column, from the top-left).
-// "c4-33231" and "t333-40" name positions, not only puzzles: the rest of a
-// puzzle follows from the position by the solver.
+// its cells as base-36 digits (row·columns+column, from the top-left), in
+// canonicalOrder. "c4-33231" and "t333-40" name positions, not only
+// puzzles: the rest of a puzzle follows from the position by the solver.
 func encodeID(k Kind, r game.Rules, moves []game.Coord) string {
+	if !r.Gravity {
+		moves = canonicalOrder(moves)
+	}
 	var b strings.Builder
 	if k == ConnectFour {
 		b.WriteString("c4-")
@@ -193,38 +198,74 @@ func decodeID(id string) (Kind, game.Rules, []game.Coord, error) {
 	default:
 		return "", game.Rules{}, nil, bad
 	}
-	g, err := game.New(r, game.Fast, Tokens)
+	g, err := game.New(r, game.Fast, tokens)
 	if err != nil {
 		return "", game.Rules{}, nil, bad
 	}
-	moves := make([]game.Coord, 0, len(body))
-	for _, ch := range body {
-		var aim game.Coord
-		if r.Gravity {
-			if ch < '0' || ch > '9' {
-				return "", game.Rules{}, nil, bad
-			}
-			aim = game.Coord{Col: int(ch - '0')}
-		} else {
-			c, err := strconv.ParseInt(string(ch), 36, 8)
-			if err != nil || int(c) >= r.Cells() {
-				return "", game.Rules{}, nil, bad
-			}
-			aim = game.Coord{Row: int(c) / r.Cols, Col: int(c) % r.Cols}
-		}
-		if g.Over() {
-			return "", game.Rules{}, nil, bad
-		}
-		at, err := g.Play(g.Turn(), aim)
-		if err != nil {
-			return "", game.Rules{}, nil, bad
-		}
-		moves = append(moves, at)
+	moves, err := playEncoded(g, body)
+	if err != nil {
+		return "", game.Rules{}, nil, fmt.Errorf("%w: %v", bad, err)
 	}
 	if encodeID(k, r, moves) != id {
 		return "", game.Rules{}, nil, bad // one position, one spelling: no upper-case cells
 	}
 	return k, r, moves, nil
+}
+
+// canonicalOrder orders the moves of a free board by cell: X's stones
+// from the top-left, O's likewise, taking turns. On a free board the
+// position is all that matters, and the order of the moves that reached it
+// is any; with one order, one position has one ID, so a person who has
+// seen it is never shown it again under another. Any order replays, since
+// a position that is not over holds no k in a row, nor any part of it.
+func canonicalOrder(moves []game.Coord) []game.Coord {
+	var sides [2][]game.Coord
+	for i, m := range moves {
+		sides[i%2] = append(sides[i%2], m)
+	}
+	out := make([]game.Coord, 0, len(moves))
+	for i := range moves {
+		side := sides[i%2]
+		slices.SortFunc(side, func(a, b game.Coord) int {
+			if a.Row != b.Row {
+				return a.Row - b.Row
+			}
+			return a.Col - b.Col
+		})
+		out = append(out, side[i/2])
+	}
+	return out
+}
+
+// playEncoded plays moves written as in an ID (columns, or base-36 cells)
+// on g, alternately for each side, and returns the cells they landed on.
+func playEncoded(g *game.Game, text string) ([]game.Coord, error) {
+	r := g.Rules()
+	moves := make([]game.Coord, 0, len(text))
+	for _, ch := range text {
+		var aim game.Coord
+		if r.Gravity {
+			if ch < '0' || ch > '9' {
+				return nil, fmt.Errorf("%q is not a column", ch)
+			}
+			aim = game.Coord{Col: int(ch - '0')}
+		} else {
+			c, err := strconv.ParseInt(string(ch), 36, 8)
+			if err != nil || int(c) >= r.Cells() {
+				return nil, fmt.Errorf("%q is not a cell", ch)
+			}
+			aim = game.Coord{Row: int(c) / r.Cols, Col: int(c) % r.Cols}
+		}
+		if g.Over() {
+			return nil, errors.New("moves after the end of the game")
+		}
+		at, err := g.Play(g.Turn(), aim)
+		if err != nil {
+			return nil, err
+		}
+		moves = append(moves, at)
+	}
+	return moves, nil
 }
 
 func containsRules(rs []game.Rules, r game.Rules) bool {
