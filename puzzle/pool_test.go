@@ -13,8 +13,9 @@ import (
 
 // TestPoolProofs proves every puzzle of the embedded pool again with the
 // exact solver: the mover wins, in exactly WinIn moves, with exactly one
-// winning first move, the difficulty fits WinIn, and the main line is the
-// one best play gives. The puzzles are proved in parallel, one a CPU.
+// winning first move (not forced, in Connect Four: the defender threatens
+// no win at once), the difficulty fits WinIn, and the main line is the one
+// best play gives. The puzzles are proved in parallel, one a CPU.
 func TestPoolProofs(t *testing.T) {
 	loadPool()
 	var all []Puzzle
@@ -58,6 +59,9 @@ func checkProof(t *testing.T, p Puzzle) {
 	if err != nil {
 		t.Errorf("%s: %v", p.ID, err)
 		return
+	}
+	if p.Rules.Gravity && threatened(g) {
+		t.Errorf("%s: the first move is forced: the defender threatens to win at once", p.ID)
 	}
 	if v.Outcome != ai.Won || v.Plies != 2*p.WinIn-1 {
 		t.Errorf("%s: %v, want a win in %d moves (%d plies)", p.ID, v, p.WinIn, 2*p.WinIn-1)

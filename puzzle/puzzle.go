@@ -43,7 +43,9 @@ var ErrUnknown = errors.New("unknown puzzle")
 // Puzzle is a position from a real game where the side to move wins by
 // force, and exactly one first move does: every other first move draws or
 // loses against perfect play (proved by the exact solver when the puzzle
-// was made; TestPoolProofs proves the embedded pool again).
+// was made; TestPoolProofs proves the embedded pool again). In Connect
+// Four that move is never a forced block: the other side threatens no
+// win at once.
 type Puzzle struct {
 	// ID names the puzzle and encodes it whole (kind, board and moves):
 	// Parse rebuilds any puzzle from it, even one generated on demand.
