@@ -310,3 +310,34 @@ func TestJudgeStopsWithItsContext(t *testing.T) {
 		t.Error("an ended context stopped no judgement")
 	}
 }
+
+// TestDefenceBlocks: along every main line of the pool, a defender facing
+// a win at once blocks it, even when it has two to block and loses
+// whatever it does.
+func TestDefenceBlocks(t *testing.T) {
+	doubles := 0
+	for _, k := range Kinds() {
+		for _, d := range Difficulties() {
+			for _, p := range Pool(k, d) {
+				g, _ := p.Position()
+				for i, m := range p.Line {
+					if i%2 == 1 {
+						threats := winningCells(g, 1-g.Turn())
+						if len(threats) > 0 && !slices.Contains(threats, m) {
+							t.Errorf("%s: defence %v misses the threats %v", p.ID, m, threats)
+						}
+						if len(threats) > 1 {
+							doubles++
+						}
+					}
+					if _, err := g.Play(g.Turn(), m); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if doubles == 0 {
+		t.Error("no main line has a defender facing two threats")
+	}
+}

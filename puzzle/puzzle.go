@@ -63,9 +63,10 @@ type Puzzle struct {
 	WinIn int
 	// Line is the main line: the winning move, the best defence, the
 	// next winning move and so on to the winning stone (2·WinIn−1 moves).
-	// The winner takes the fastest win and the defender the slowest loss;
-	// among equal moves, the first in reading order (the leftmost column
-	// under gravity, else row by row from the top).
+	// The winner takes the fastest win and the defender the slowest loss,
+	// blocking an immediate win when its losses are equally slow; among
+	// equal moves, the first in reading order (the leftmost column under
+	// gravity, else row by row from the top).
 	Line []game.Coord
 	// Rating is the puzzle's starting rating, as a Weng-Lin Mu on the
 	// scale of package rating (a new player's is 25): longer wins start
