@@ -75,6 +75,10 @@ func TestParse(t *testing.T) {
 	if _, err := Parse(ctx, "t333-"); !errors.Is(err, ErrNotPuzzle) {
 		t.Errorf("the empty 3×3 board: %v, want ErrNotPuzzle", err)
 	}
+	start := time.Now()
+	if _, err := Parse(ctx, "c4-"); !errors.Is(err, ErrNotPuzzle) || time.Since(start) > time.Second {
+		t.Errorf("the empty Connect Four board: %v after %v, want ErrNotPuzzle at once", err, time.Since(start))
+	}
 }
 
 // TestPickImage: once pool and self-play are exhausted, Pick turns pool

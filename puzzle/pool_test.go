@@ -60,6 +60,9 @@ func checkProof(t *testing.T, p Puzzle) {
 		t.Errorf("%s: %v", p.ID, err)
 		return
 	}
+	if len(p.Moves) < minStones(p.Rules) {
+		t.Errorf("%s: %d stones, fewer than %d", p.ID, len(p.Moves), minStones(p.Rules))
+	}
 	if p.Rules.Gravity && threatened(g) {
 		t.Errorf("%s: the first move is forced: the defender threatens to win at once", p.ID)
 	}
