@@ -203,12 +203,16 @@ func prove(ctx context.Context, g *game.Game) (proof, error) {
 	if g.Rules().Gravity && threatened(g) {
 		return proof{}, fmt.Errorf("%w: the first move is forced: the other side threatens to win at once", ErrNotPuzzle)
 	}
-	v, err := ai.Solve(ctx, g)
+	o, err := ai.Prove(ctx, g) // who wins first: cheap, and it settles most positions
 	if err != nil {
 		return proof{}, err
 	}
-	if v.Outcome != ai.Won {
-		return proof{}, fmt.Errorf("%w: the side to move does not win (%v)", ErrNotPuzzle, v)
+	if o != ai.Won {
+		return proof{}, fmt.Errorf("%w: the side to move does not win (%v)", ErrNotPuzzle, o)
+	}
+	v, err := ai.Solve(ctx, g)
+	if err != nil {
+		return proof{}, err
 	}
 	winning := 0
 	for _, m := range legalMoves(g) {
