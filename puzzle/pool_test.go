@@ -97,12 +97,20 @@ func checkProof(t *testing.T, p Puzzle) {
 	}
 }
 
+// TestPoolFormatRoundTrips reads the pool, writes every puzzle back and
+// reads it again; no position comes twice, not even turned or mirrored.
 func TestPoolFormatRoundTrips(t *testing.T) {
 	ps, err := parsePool(poolText)
 	if err != nil {
 		t.Fatal(err)
 	}
+	positions := map[string]string{}
 	for _, p := range ps {
+		key := positionKey(p.Rules, p.Moves)
+		if other, ok := positions[key]; ok {
+			t.Errorf("%s and %s are one position, turned or mirrored", other, p.ID)
+		}
+		positions[key] = p.ID
 		q, err := parsePoolLine(formatPoolLine(p))
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
