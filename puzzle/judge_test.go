@@ -341,3 +341,38 @@ func TestDefenceBlocks(t *testing.T) {
 		t.Error("no main line has a defender facing two threats")
 	}
 }
+
+// TestJudgeConcurrently judges the same tries from several goroutines at
+// once, as replicas' requests do in one process: the solvers share their
+// table, and every verdict is the same.
+func TestJudgeConcurrently(t *testing.T) {
+	ctx := context.Background()
+	p := Pool(ConnectFour, Hard)[1]
+	g, _ := p.Position()
+	moves := legalMoves(g)
+	want := make([]Verdict, len(moves))
+	for i, m := range moves {
+		v, err := Judge(ctx, p, []game.Coord{m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = v
+	}
+	errs := make(chan error, 4*len(moves))
+	for range 4 {
+		go func() {
+			for i, m := range moves {
+				v, err := Judge(ctx, p, []game.Coord{m})
+				if err == nil && (v.Outcome != want[i].Outcome || v.Reply != want[i].Reply || !slices.Equal(v.Line, want[i].Line)) {
+					err = fmt.Errorf("%v: %+v, alone %+v", m, v, want[i])
+				}
+				errs <- err
+			}
+		}()
+	}
+	for range 4 * len(moves) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
