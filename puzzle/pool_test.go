@@ -139,3 +139,11 @@ func TestParsePoolRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestPoolHandsOutCopies(t *testing.T) {
+	p := Pool(ConnectFour, Easy)[0]
+	p.Moves[0].Col, p.Line[0].Col = 9, 9
+	if q := Pool(ConnectFour, Easy)[0]; q.Moves[0].Col == 9 || q.Line[0].Col == 9 {
+		t.Error("a change to a puzzle Pool returned changed the pool")
+	}
+}
