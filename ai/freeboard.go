@@ -22,9 +22,11 @@ import (
 // freeCells is the largest free board the free-board solver takes.
 const freeCells = 25
 
-// maxFreeEntries bounds one call's table (about 40 bytes an entry): past
-// it, positions are searched without being stored, slower but bounded.
-const maxFreeEntries = 1 << 21
+// maxFreeEntries bounds one call's table, to some tens of megabytes:
+// past it, positions are searched without being stored, slower but
+// bounded. The puzzles' boards never come near it (a 4×4 board with three
+// in a row solves from empty with 35 entries); 5×5 from its opening would.
+const maxFreeEntries = 1 << 20
 
 type freeBoard struct {
 	cells   int
@@ -118,12 +120,6 @@ func (fb *freeBoard) masks(g *game.Game) (cur, opp uint32) {
 	return cur, opp
 }
 
-// plies converts a score of a position with filled stones into plies to
-// the winning stone.
-func (fb *freeBoard) plies(filled, score int) int {
-	return fb.cells + 1 - max(score, -score) - filled
-}
-
 // freeBound is a table entry: the score lies in [lo, hi].
 type freeBound struct{ lo, hi int8 }
 
@@ -135,27 +131,25 @@ type freeSearch struct {
 	stopped bool
 }
 
-// solve returns the score of g's position for its mover (with exact false,
-// only its sign) and whether the search finished before ctx ended.
-func (fb *freeBoard) solve(ctx context.Context, g *game.Game, exact bool) (int, bool) {
-	lo, hi := -fb.cells, fb.cells
-	if !exact {
-		lo, hi = 0, 0 // a window around 0 decides the sign
-	}
-	v, ok := fb.solveWindow(ctx, g, lo, hi)
-	if !exact {
-		v = max(-1, min(1, v))
-	}
-	return v, ok
+// freePosition is a position before the free-board solver, whose winning
+// stone onto a board of m stones scores cells−m.
+type freePosition struct {
+	fb       *freeBoard
+	ctx      context.Context
+	cur, opp uint32 // the mover's stones and the other side's
+	n        int    // stones on the board
 }
 
-// solveWindow returns the score of g's position when it lies in [lo, hi],
-// else a score below lo or above hi, and whether the search finished.
-func (fb *freeBoard) solveWindow(ctx context.Context, g *game.Game, lo, hi int) (int, bool) {
-	cur, opp := fb.masks(g)
-	s := &freeSearch{freeBoard: fb, ctx: ctx, tt: map[uint64]freeBound{}}
-	v := s.negamax(cur, opp, bits.OnesCount32(cur|opp), lo-1, hi+1)
+func (f freePosition) score(lo, hi int) (int, bool) {
+	s := &freeSearch{freeBoard: f.fb, ctx: f.ctx, tt: map[uint64]freeBound{}}
+	v := s.negamax(f.cur, f.opp, f.n, lo-1, hi+1)
 	return v, !s.stopped
+}
+
+func (f freePosition) winScore(m int) int { return f.fb.cells - m }
+func (f freePosition) maxScore() int      { return f.fb.cells - f.n }
+func (f freePosition) plies(score int) int {
+	return f.fb.cells + 1 - max(score, -score) - f.n
 }
 
 // negamax returns the score of the position (cur to move, n stones on the

@@ -63,108 +63,108 @@ func Prove(ctx context.Context, g *game.Game) (Outcome, error) {
 // when the win is slow: only wins fast enough are searched for. Errors as
 // for Solve.
 func SolveWithin(ctx context.Context, g *game.Game, horizon int) (v Value, exact bool, err error) {
-	if g.Over() {
-		return Value{}, false, ErrNoMove
+	x, err := exactFor(ctx, g)
+	if err != nil {
+		return Value{}, false, err
 	}
-	r := g.Rules()
-	n, cells := g.Filled(), r.Cells()
-	// lastBoard is the most stones the board may hold before the
-	// deciding stone within the horizon, of the parity of the side that
-	// places it.
-	lastBoard := func(winner int) int {
-		m := n + horizon - 1
-		if (m-n-winner)%2 != 0 {
-			m--
-		}
-		return m
-	}
-	if geo := bitboard.NewGeometry(r); geo != nil {
-		p := geo.FromGame(g)
-		s := &bitboard.Solver{G: geo, TT: bitboard.SharedTable(), Ctx: ctx}
-		sign, ok := s.Solve(p, true)
-		if !ok {
-			return Value{}, false, stopped(ctx)
-		}
-		// A win whose stone goes onto a board of m stones scores
-		// (cells+1−m)/2 (see bitboard's solver).
-		score, lo, hi := sign, 0, 0
-		switch {
-		case sign > 0:
-			lo, hi = max(1, (cells+1-lastBoard(0))/2), geo.MaxScore(p.Moves)
-		case sign < 0:
-			lo, hi = -geo.MaxScore(p.Moves), -max(1, (cells+1-lastBoard(1))/2)
-		}
-		if sign != 0 && lo <= hi {
-			if score, ok = s.SolveWindow(p, lo, hi); !ok {
-				return Value{}, false, stopped(ctx)
-			}
-		}
-		if sign == 0 || score < lo || score > hi {
-			return valueOf(sign, cells-n), sign == 0, nil
-		}
-		return valueOf(score, geo.Plies(p, score)), true, nil
-	}
-	fb := newFreeBoard(r)
-	if fb == nil {
-		return Value{}, false, fmt.Errorf("%w: %d players, %d×%d, gravity %v", ErrNoSolver, r.Players, r.Rows, r.Cols, r.Gravity)
-	}
-	sign, ok := fb.solve(ctx, g, false)
+	n, cells := g.Filled(), g.Rules().Cells()
+	sign, ok := x.score(0, 0) // a window around 0 decides the sign
 	if !ok {
 		return Value{}, false, stopped(ctx)
 	}
-	// Here a winning stone that goes onto a board of m stones scores
-	// cells−m (see freeboard.go).
-	score, lo, hi := sign, 0, 0
-	switch {
-	case sign > 0:
-		lo, hi = max(1, cells-lastBoard(0)), cells
-	case sign < 0:
-		lo, hi = -cells, -max(1, cells-lastBoard(1))
+	if sign == 0 {
+		return Value{Outcome: Drawn, Plies: cells - n}, true, nil
 	}
-	if sign != 0 && lo <= hi {
-		if score, ok = fb.solveWindow(ctx, g, lo, hi); !ok {
+	// The deciding stone within the horizon goes onto a board of at most
+	// last stones, of the parity of the side that places it (the mover
+	// places onto n, n+2, …): a win scores at least winScore(last), a
+	// loss at most its opposite.
+	last, other := n+horizon-1, 0
+	if sign < 0 {
+		other = 1 // the other side places onto n+1, n+3, …
+	}
+	if (last-n-other)%2 != 0 {
+		last--
+	}
+	lo, hi := max(1, x.winScore(last)), x.maxScore()
+	if sign < 0 {
+		lo, hi = -hi, -lo
+	}
+	score := sign
+	if lo <= hi {
+		if score, ok = x.score(lo, hi); !ok {
 			return Value{}, false, stopped(ctx)
 		}
 	}
-	if sign == 0 || score < lo || score > hi {
-		return valueOf(sign, cells-n), sign == 0, nil
+	if lo > hi || score < lo || score > hi {
+		return valueOf(sign, cells-n), false, nil
 	}
-	return valueOf(score, fb.plies(n, score)), true, nil
+	return valueOf(score, x.plies(score)), true, nil
 }
 
 func solve(ctx context.Context, g *game.Game, exact bool) (Value, error) {
-	if g.Over() {
-		return Value{}, ErrNoMove
+	x, err := exactFor(ctx, g)
+	if err != nil {
+		return Value{}, err
 	}
-	r := g.Rules()
-	if geo := bitboard.NewGeometry(r); geo != nil {
-		p := geo.FromGame(g)
-		s := &bitboard.Solver{G: geo, TT: bitboard.SharedTable(), Ctx: ctx}
-		score, ok := s.Solve(p, !exact)
-		if !ok {
-			return Value{}, stopped(ctx)
-		}
-		plies := geo.Cells() - p.Moves
-		if exact && score != 0 {
-			plies = geo.Plies(p, score)
-		}
-		return valueOf(score, plies), nil
+	lo, hi := 0, 0 // a window around 0 decides the sign
+	if exact {
+		lo, hi = -x.maxScore(), x.maxScore()
 	}
-	sb := newFreeBoard(r)
-	if sb == nil {
-		return Value{}, fmt.Errorf("%w: %d players, %d×%d, gravity %v", ErrNoSolver, r.Players, r.Rows, r.Cols, r.Gravity)
-	}
-	score, ok := sb.solve(ctx, g, exact)
+	score, ok := x.score(lo, hi)
 	if !ok {
 		return Value{}, stopped(ctx)
 	}
-	empty := r.Cells() - g.Filled()
-	plies := empty
-	if exact && score != 0 {
-		plies = sb.plies(g.Filled(), score)
+	if !exact || score == 0 {
+		return valueOf(score, g.Rules().Cells()-g.Filled()), nil
 	}
-	return valueOf(score, plies), nil
+	return valueOf(score, x.plies(score)), nil
 }
+
+// exactSolver is one position before one of the two exact solvers, in
+// that solver's scores: a win scores more the sooner it comes, a loss the
+// opposite, a draw 0.
+type exactSolver interface {
+	// score returns the position's score when it lies in [lo, hi], else
+	// a score beyond the nearer bound; ok is false if the search stopped.
+	score(lo, hi int) (v int, ok bool)
+	// winScore is the score of a win whose stone goes onto a board of m
+	// stones.
+	winScore(m int) int
+	// maxScore bounds every score of the position.
+	maxScore() int
+	// plies converts a win's or loss's score into plies to its stone.
+	plies(score int) int
+}
+
+// exactFor returns the solver for g's rules.
+func exactFor(ctx context.Context, g *game.Game) (exactSolver, error) {
+	if g.Over() {
+		return nil, ErrNoMove
+	}
+	r := g.Rules()
+	if geo := bitboard.NewGeometry(r); geo != nil {
+		s := &bitboard.Solver{G: geo, TT: bitboard.SharedTable(), Ctx: ctx}
+		return bitboardPosition{s, geo.FromGame(g)}, nil
+	}
+	if fb := newFreeBoard(r); fb != nil {
+		cur, opp := fb.masks(g)
+		return freePosition{fb, ctx, cur, opp, g.Filled()}, nil
+	}
+	return nil, fmt.Errorf("%w: %d players, %d×%d, gravity %v", ErrNoSolver, r.Players, r.Rows, r.Cols, r.Gravity)
+}
+
+// bitboardPosition is a position before the bitboard solver, whose
+// winning stone onto a board of m stones scores (cells+1−m)/2.
+type bitboardPosition struct {
+	s *bitboard.Solver
+	p bitboard.Pos
+}
+
+func (b bitboardPosition) score(lo, hi int) (int, bool) { return b.s.SolveWindow(b.p, lo, hi) }
+func (b bitboardPosition) winScore(m int) int           { return (b.s.G.Cells() + 1 - m) / 2 }
+func (b bitboardPosition) maxScore() int                { return b.s.G.MaxScore(b.p.Moves) }
+func (b bitboardPosition) plies(score int) int          { return b.s.G.Plies(b.p, score) }
 
 func valueOf(score, plies int) Value {
 	switch {

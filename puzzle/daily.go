@@ -32,7 +32,8 @@ func dailyDifficulty(wd time.Weekday) Difficulty {
 func Daily(k Kind, day time.Time) Puzzle {
 	day = day.UTC()
 	d := dailyDifficulty(day.Weekday())
-	ps := Pool(k, d)
+	loadPool()
+	ps := pool[k][d]
 	if len(ps) == 0 {
 		panic("puzzle: no " + string(d) + " " + string(k) + " puzzles in the pool")
 	}
@@ -40,5 +41,5 @@ func Daily(k Kind, day time.Time) Puzzle {
 	h.Write([]byte(string(k) + "/" + string(d)))
 	order := rand.New(rand.NewPCG(h.Sum64(), 0)).Perm(len(ps))
 	days := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
-	return ps[order[int(days%int64(len(ps)))]]
+	return ps[order[int(days%int64(len(ps)))]].clone()
 }

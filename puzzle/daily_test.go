@@ -48,7 +48,7 @@ func TestDailyEveryDay(t *testing.T) {
 // changes it: update the IDs here with it.
 func TestDailyIsFixed(t *testing.T) {
 	day := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC) // a Wednesday: medium
-	for k, want := range map[Kind]string{ConnectFour: "c4-4353334445611662031466113552", Classic: "t443-036abed"} {
+	for k, want := range map[Kind]string{ConnectFour: "c4-44433353424413300222225111161555", Classic: "t443-036abed"} {
 		p := Daily(k, day)
 		if p.ID != want || p.Difficulty != Medium {
 			t.Errorf("%s on %v: %s (%s), want %s (medium)", k, day, p.ID, p.Difficulty, want)

@@ -183,6 +183,10 @@ func build(ctx context.Context, k Kind, r game.Rules, moves []game.Coord) (Puzzl
 	if !r.Gravity {
 		moves = canonicalOrder(moves)
 	}
+	if len(moves) < minStones(r) {
+		// Also what keeps Parse from solving Connect Four's empty board.
+		return Puzzle{}, fmt.Errorf("%w: %d stones, fewer than %d", ErrNotPuzzle, len(moves), minStones(r))
+	}
 	g, err := replay(r, moves)
 	if err != nil {
 		return Puzzle{}, fmt.Errorf("%w: %v", ErrUnknown, err)

@@ -40,7 +40,9 @@ func (o Outcome) String() string {
 type Verdict struct {
 	Outcome Outcome
 	// Reply is the defender's answer when Outcome is Continue: the cell
-	// its stone lands on.
+	// its stone lands on. It is the move that loses slowest; among equally
+	// slow ones a block of the solver's immediate win, then the first in
+	// reading order.
 	Reply game.Coord
 	// Line is, when Solved, the whole solution as played (the solver's
 	// moves and the replies, from the position to the winning stone);

@@ -310,3 +310,69 @@ func TestJudgeStopsWithItsContext(t *testing.T) {
 		t.Error("an ended context stopped no judgement")
 	}
 }
+
+// TestDefenceBlocks: along every main line of the pool, a defender facing
+// a win at once blocks it, even when it has two to block and loses
+// whatever it does.
+func TestDefenceBlocks(t *testing.T) {
+	doubles := 0
+	for _, k := range Kinds() {
+		for _, d := range Difficulties() {
+			for _, p := range Pool(k, d) {
+				g, _ := p.Position()
+				for i, m := range p.Line {
+					if i%2 == 1 {
+						threats := winningCells(g, 1-g.Turn())
+						if len(threats) > 0 && !slices.Contains(threats, m) {
+							t.Errorf("%s: defence %v misses the threats %v", p.ID, m, threats)
+						}
+						if len(threats) > 1 {
+							doubles++
+						}
+					}
+					if _, err := g.Play(g.Turn(), m); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	if doubles == 0 {
+		t.Error("no main line has a defender facing two threats")
+	}
+}
+
+// TestJudgeConcurrently judges the same tries from several goroutines at
+// once, as replicas' requests do in one process: the solvers share their
+// table, and every verdict is the same.
+func TestJudgeConcurrently(t *testing.T) {
+	ctx := context.Background()
+	p := Pool(ConnectFour, Hard)[1]
+	g, _ := p.Position()
+	moves := legalMoves(g)
+	want := make([]Verdict, len(moves))
+	for i, m := range moves {
+		v, err := Judge(ctx, p, []game.Coord{m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = v
+	}
+	errs := make(chan error, 4*len(moves))
+	for range 4 {
+		go func() {
+			for i, m := range moves {
+				v, err := Judge(ctx, p, []game.Coord{m})
+				if err == nil && (v.Outcome != want[i].Outcome || v.Reply != want[i].Reply || !slices.Equal(v.Line, want[i].Line)) {
+					err = fmt.Errorf("%v: %+v, alone %+v", m, v, want[i])
+				}
+				errs <- err
+			}
+		}()
+	}
+	for range 4 * len(moves) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

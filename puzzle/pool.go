@@ -49,10 +49,20 @@ func loadPool() {
 }
 
 // Pool returns the embedded puzzles of kind k and difficulty d, in the
-// pool file's order (a fresh slice the caller may keep).
+// pool file's order: copies the caller may keep and change.
 func Pool(k Kind, d Difficulty) []Puzzle {
 	loadPool()
-	return slices.Clone(pool[k][d])
+	out := make([]Puzzle, len(pool[k][d]))
+	for i, p := range pool[k][d] {
+		out[i] = p.clone()
+	}
+	return out
+}
+
+// clone returns p with its own moves and line.
+func (p Puzzle) clone() Puzzle {
+	p.Moves, p.Line = slices.Clone(p.Moves), slices.Clone(p.Line)
+	return p
 }
 
 // parsePool reads a pool file.
@@ -126,5 +136,5 @@ func formatPoolLine(p Puzzle) string {
 func lookup(id string) (Puzzle, bool) {
 	loadPool()
 	p, ok := poolByID[id]
-	return p, ok
+	return p.clone(), ok
 }

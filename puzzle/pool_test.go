@@ -13,8 +13,9 @@ import (
 
 // TestPoolProofs proves every puzzle of the embedded pool again with the
 // exact solver: the mover wins, in exactly WinIn moves, with exactly one
-// winning first move, the difficulty fits WinIn, and the main line is the
-// one best play gives. The puzzles are proved in parallel, one a CPU.
+// winning first move (not forced, in Connect Four: the defender threatens
+// no win at once), the difficulty fits WinIn, and the main line is the one
+// best play gives. The puzzles are proved in parallel, one a CPU.
 func TestPoolProofs(t *testing.T) {
 	loadPool()
 	var all []Puzzle
@@ -59,6 +60,12 @@ func checkProof(t *testing.T, p Puzzle) {
 		t.Errorf("%s: %v", p.ID, err)
 		return
 	}
+	if len(p.Moves) < minStones(p.Rules) {
+		t.Errorf("%s: %d stones, fewer than %d", p.ID, len(p.Moves), minStones(p.Rules))
+	}
+	if p.Rules.Gravity && threatened(g) {
+		t.Errorf("%s: the first move is forced: the defender threatens to win at once", p.ID)
+	}
 	if v.Outcome != ai.Won || v.Plies != 2*p.WinIn-1 {
 		t.Errorf("%s: %v, want a win in %d moves (%d plies)", p.ID, v, p.WinIn, 2*p.WinIn-1)
 	}
@@ -90,12 +97,20 @@ func checkProof(t *testing.T, p Puzzle) {
 	}
 }
 
+// TestPoolFormatRoundTrips reads the pool, writes every puzzle back and
+// reads it again; no position comes twice, not even turned or mirrored.
 func TestPoolFormatRoundTrips(t *testing.T) {
 	ps, err := parsePool(poolText)
 	if err != nil {
 		t.Fatal(err)
 	}
+	positions := map[string]string{}
 	for _, p := range ps {
+		key := positionKey(p.Rules, p.Moves)
+		if other, ok := positions[key]; ok {
+			t.Errorf("%s and %s are one position, turned or mirrored", other, p.ID)
+		}
+		positions[key] = p.ID
 		q, err := parsePoolLine(formatPoolLine(p))
 		if err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
@@ -122,5 +137,13 @@ func TestParsePoolRefuses(t *testing.T) {
 		if _, err := parsePool([]byte(line)); err == nil {
 			t.Errorf("%q: parsed", line)
 		}
+	}
+}
+
+func TestPoolHandsOutCopies(t *testing.T) {
+	p := Pool(ConnectFour, Easy)[0]
+	p.Moves[0].Col, p.Line[0].Col = 9, 9
+	if q := Pool(ConnectFour, Easy)[0]; q.Moves[0].Col == 9 || q.Line[0].Col == 9 {
+		t.Error("a change to a puzzle Pool returned changed the pool")
 	}
 }

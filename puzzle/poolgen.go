@@ -65,6 +65,9 @@ func GeneratePool(ctx context.Context, per int, seed uint64, logf func(string, .
 // connectFourPool plays self-play games until every difficulty has per
 // Connect Four puzzles.
 func connectFourPool(ctx context.Context, per int, seed uint64, logf func(string, ...any)) ([]Puzzle, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
 	var out []Puzzle
 	have := map[Difficulty]int{}
 	positions := map[string]bool{}

@@ -43,7 +43,9 @@ var ErrUnknown = errors.New("unknown puzzle")
 // Puzzle is a position from a real game where the side to move wins by
 // force, and exactly one first move does: every other first move draws or
 // loses against perfect play (proved by the exact solver when the puzzle
-// was made; TestPoolProofs proves the embedded pool again).
+// was made; TestPoolProofs proves the embedded pool again). In Connect
+// Four that move is never a forced block: the other side threatens no
+// win at once.
 type Puzzle struct {
 	// ID names the puzzle and encodes it whole (kind, board and moves):
 	// Parse rebuilds any puzzle from it, even one generated on demand.
@@ -61,9 +63,10 @@ type Puzzle struct {
 	WinIn int
 	// Line is the main line: the winning move, the best defence, the
 	// next winning move and so on to the winning stone (2·WinIn−1 moves).
-	// The winner takes the fastest win and the defender the slowest loss;
-	// among equal moves, the first in reading order (the leftmost column
-	// under gravity, else row by row from the top).
+	// The winner takes the fastest win and the defender the slowest loss,
+	// blocking an immediate win when its losses are equally slow; among
+	// equal moves, the first in reading order (the leftmost column under
+	// gravity, else row by row from the top).
 	Line []game.Coord
 	// Rating is the puzzle's starting rating, as a Weng-Lin Mu on the
 	// scale of package rating (a new player's is 25): longer wins start
