@@ -3,7 +3,9 @@ package progress
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"strconv"
 
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/puzzle"
@@ -13,8 +15,8 @@ import (
 // Bounds that keep a record small: it is read and written whole on every
 // press.
 const (
-	// maxSpent is how many spent puzzle IDs a record keeps (the oldest
-	// go first). A person who has done more puzzles than this could meet
+	// maxSpent is how many spent puzzles a record keeps (the oldest go
+	// first). A person who has done more puzzles than this could meet
 	// one of their oldest again as a counted try; the pool is bigger than
 	// anyone's patience long before that matters.
 	maxSpent = 2000
@@ -37,9 +39,9 @@ type Record struct {
 	// puzzle, or a kind and difficulty): the one being played, or the last
 	// one finished there until the slot's next try replaces it.
 	Open []Attempt `json:"open,omitempty"`
-	// Spent are the IDs of puzzles whose counted try is over (solved,
-	// failed or abandoned), oldest first, at most maxSpent: a later try at
-	// one is practice.
+	// Spent are the puzzles whose counted try is over (solved, failed or
+	// abandoned), oldest first, at most maxSpent, each as spentKey writes
+	// it: a later try at one is practice.
 	Spent []string `json:"spent,omitempty"`
 	// Solved counts the puzzles solved on their counted try.
 	Solved int `json:"solved,omitempty"`
@@ -132,10 +134,21 @@ func (r *Record) inSlot(slot string) int {
 	return slices.IndexFunc(r.Open, func(a Attempt) bool { return a.Slot == slot })
 }
 
+// spentKey is how Spent keeps puzzle id: 48 bits of its FNV-1a hash in
+// hex, 12 characters where an ID takes up to 50, so a long record stays a
+// few tens of kilobytes. Two of a person's 2000 puzzles share a key with a
+// chance of about one in a hundred million; the cost would be one puzzle
+// shown as practice.
+func spentKey(id string) string {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return strconv.FormatUint(h.Sum64()>>16, 16)
+}
+
 // spent reports whether a try at puzzle id would be practice: its counted
 // try is over, or another slot holds a counted try at it.
 func (r *Record) spent(id string, slot string) bool {
-	if slices.Contains(r.Spent, id) {
+	if slices.Contains(r.Spent, spentKey(id)) {
 		return true
 	}
 	return slices.ContainsFunc(r.Open, func(a Attempt) bool { return a.Puzzle.ID == id && a.Slot != slot && a.Counted })
@@ -143,10 +156,11 @@ func (r *Record) spent(id string, slot string) bool {
 
 // spend records that puzzle id's counted try is over.
 func (r *Record) spend(id string) {
-	if slices.Contains(r.Spent, id) {
+	key := spentKey(id)
+	if slices.Contains(r.Spent, key) {
 		return
 	}
-	r.Spent = append(r.Spent, id)
+	r.Spent = append(r.Spent, key)
 	if over := len(r.Spent) - maxSpent; over > 0 {
 		r.Spent = slices.Delete(r.Spent, 0, over)
 	}

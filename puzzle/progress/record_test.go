@@ -78,7 +78,7 @@ func TestRecordBounds(t *testing.T) {
 	for i := range maxSpent + 10 {
 		r.spend(fmt.Sprint("p", i))
 	}
-	if len(r.Spent) != maxSpent || r.Spent[0] != "p10" {
+	if len(r.Spent) != maxSpent || r.Spent[0] != spentKey("p10") || r.spent("p9", "") || !r.spent("p10", "") {
 		t.Fatalf("%d spent, oldest %s", len(r.Spent), r.Spent[0])
 	}
 	for i := range maxRecent + 3 {
