@@ -63,7 +63,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token/internal/confusablesgen":        {},
 		"cli":                                  {"game", "render", "token"},
 		"tournament":                           {}, // pairing and standings: standard library only, no Discord, no store
-		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales", "tournament"},
+		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales", "tournament", "puzzle", "puzzle/progress"},
 		"bot/locales":                          {},
 		"internal/testkit":                     {},
 		"bot/gateway":                          {"bot"},
@@ -76,6 +76,9 @@ func TestImportsPointOneWay(t *testing.T) {
 		"internal/fakediscord":                 {},                                     // tests' Discord on 127.0.0.1: gateway and REST
 		"cmd/loadtest":                         {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
 		"":                                     {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "bot/emojicdn", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
+		"puzzle":                               {"ai", "game"},
+		"puzzle/internal/puzzlegen":            {"puzzle"},
+		"puzzle/progress":                      {"game", "puzzle", "rating"}, // people's puzzle records; the store through an interface it declares
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")
 	for pkg, imps := range imports {

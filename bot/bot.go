@@ -12,6 +12,7 @@ import (
 
 	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/render"
 	"github.com/tttbot/tttbot/table"
 )
@@ -51,6 +52,7 @@ type Bot struct {
 	threads          Threads
 	emojiImages      render.Images
 	words            *locales.Catalog
+	puzzles          *progress.Keeper // people's puzzle records (puzzle.go)
 	Metrics          *Metrics
 
 	bg           sync.WaitGroup  // clock.go: background work
@@ -70,6 +72,7 @@ func New(opt Options) *Bot {
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
+	b.puzzles = progress.New(b.tables, b.tables.Now, b.log)
 	b.challengeTimeout = opt.ChallengeTimeout
 	if b.challengeTimeout <= 0 {
 		b.challengeTimeout = table.DefaultChallengeTimeout
@@ -120,6 +123,14 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction, deliver bool)
 		return in, resp, outcome, false
 	}
 	e := routeTable[in.Route]
+	if e.record != nil {
+		resp, recorded, err := e.record(b, ctx, in, deliver)
+		if err != nil {
+			in, resp, outcome := b.refused(ctx, in, err)
+			return in, resp, outcome, recorded
+		}
+		return in, resp, Accepted, recorded
+	}
 	if e.query != nil {
 		resp, err := e.query(b, ctx, in)
 		if err != nil {

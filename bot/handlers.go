@@ -369,7 +369,7 @@ func tokensOf(board string) []rune {
 
 // helpKeys are the paragraphs of /ttt help, in order.
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
-	"help.thread", "help.board", "help.check", "help.marks", "help.install", "help.tournament"}
+	"help.thread", "help.board", "help.check", "help.marks", "help.tournament", "help.puzzle", "help.install"}
 
 // help is one private embed: its paragraphs together are longer than a
 // message's content may be in several languages, and an embed's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/token"
 )
@@ -339,6 +340,7 @@ func TestEveryErrorHasWords(t *testing.T) {
 	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2}, &table.LobbyError{Open: 1, Invitees: []string{bob}},
 		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
 		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
+		progress.ErrStale, progress.ErrDuplicate, progress.ErrNoPuzzle,
 		ErrMalformed, &OptionError{Option: "opponent", Want: WantUser}, &OptionError{Option: "user", Want: WantUser}, &OptionError{Option: "gravity", Want: WantDeclared},
 		table.ErrSeatsReserved, table.ErrAlreadyChallenged, table.ErrTooManyChallenges, &table.NotInvitedError{Invitees: []string{bob}},
 		&table.ChallengeClosedError{Why: table.Declined}, &table.ChallengeClosedError{Why: table.Withdrawn}, &table.ChallengeClosedError{Why: table.Unanswered}, &table.ChallengeClosedError{Why: table.NotEnded},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/token"
 	"github.com/tttbot/tttbot/tournament"
@@ -30,6 +31,9 @@ var sentinelKeys = []struct {
 	{table.ErrNotInLastGame, "refuse.not_in_last_game"},
 	{table.ErrConflict, "refuse.conflict"},
 	{table.ErrDuplicate, "refuse.duplicate"},
+	{progress.ErrDuplicate, "refuse.duplicate"},
+	{progress.ErrStale, "refuse.puzzle_stale"},
+	{progress.ErrNoPuzzle, "refuse.no_puzzle"},
 	{table.ErrUnknownGame, "refuse.unknown_game"},
 	{table.ErrNoFinishedGame, "refuse.no_finished_game"},
 	{table.ErrPrivateGame, "refuse.private_game"},

@@ -49,6 +49,9 @@ const (
 	optFormat   = "format" // tournament new: round-robin, swiss or knockout
 	optRounds   = "rounds" // tournament new: a swiss tournament's rounds
 	optSize     = "size"   // tournament new: the most players
+	// puzzle: how hard (puzzle.Difficulty); none asks for the daily puzzle.
+	// (Its kind: is a puzzle.Kind.)
+	optDifficulty = "difficulty"
 )
 
 // groupTournament is the subcommand group of the tournament routes.
@@ -147,6 +150,9 @@ func command() *discordgo.ApplicationCommand {
 				sub(RouteTournamentLeave),
 				sub(RouteTournamentStart),
 				sub(RouteTournamentStandings)),
+			sub(RoutePuzzle,
+				choiceOpt(optKind, puzzleKindNames()...),
+				choiceOpt(optDifficulty, puzzleDifficultyNames()...)),
 		},
 	}
 }

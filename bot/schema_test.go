@@ -13,6 +13,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/tournament"
 )
@@ -42,6 +43,7 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"tournament leave":     {},
 		"tournament start":     {},
 		"tournament standings": {},
+		"puzzle":               {"kind": str, "difficulty": str},
 	}
 	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}, "rounds": {1, 64}, "size": {3, 64}}
 	// A choice list is every value of the type it names, in the type's
@@ -76,6 +78,14 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"format": {[]string{"round-robin", "swiss", "knockout"}, func(v string) (string, bool) {
 			_, err := tournament.New(tournament.Format(v), 0, 0)
 			return v, err == nil
+		}},
+		// puzzle's kind: is a puzzle's kind, not a game's (choices are
+		// looked up by "<subcommand> <option>" first).
+		"puzzle kind": {[]string{"connect4", "classic"}, func(v string) (string, bool) {
+			return v, slices.Contains(puzzle.Kinds(), puzzle.Kind(v))
+		}},
+		"difficulty": {[]string{"easy", "medium", "hard"}, func(v string) (string, bool) {
+			return v, slices.Contains(puzzle.Difficulties(), puzzle.Difficulty(v))
 		}},
 	}
 
@@ -116,7 +126,11 @@ func TestSchemaMatchesDesign(t *testing.T) {
 			if b, ok := bounds[o.Name]; ok && (o.MinValue == nil || *o.MinValue != b[0] || o.MaxValue != b[1]) {
 				t.Errorf("%s %s bounds %v–%v, want %v", sub.Name, o.Name, o.MinValue, o.MaxValue, b)
 			}
-			if c, ok := choices[o.Name]; ok {
+			c, ok := choices[sub.Name+" "+o.Name]
+			if !ok {
+				c, ok = choices[o.Name]
+			}
+			if ok {
 				var got []string
 				for _, ch := range o.Choices {
 					v := fmt.Sprint(ch.Value)

@@ -114,7 +114,7 @@ type tourneyChange func(cur *tourney) (next *tourney, err error)
 // and returns the tournament as saved (nil when nothing changed).
 func (b *Bot) updateTourney(ctx context.Context, channel string, change tourneyChange) (*tourney, error) {
 	var saved *tourney
-	_, err := b.tables.UpdateDocument(ctx, tournamentKey(channel), func(data []byte, found bool) ([]byte, time.Time, error) {
+	_, err := b.tables.UpdateDocumentDue(ctx, tournamentKey(channel), func(data []byte, found bool) ([]byte, time.Time, error) {
 		saved = nil
 		cur, err := decodeTourney(data, found)
 		if err != nil {

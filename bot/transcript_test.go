@@ -49,6 +49,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	scheduler                         the scheduler's pass (clocks and threads' archiving), and what it did
 //	cdn                               custom emoji pictures come from a fake CDN (emoji_test.go) from here on
 //	picture connect4                  the newest reply's PNG is testdata/connect4.png, pixel for pixel (-update writes it)
+//	alice click solution              on alice's newest puzzle message: the main line's next move (puzzle_test.go)
+//	alice click wrong                 on alice's newest puzzle message: a first move other than the solution's
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
@@ -194,6 +196,7 @@ func (h *harness) play(t *testing.T, script string) string {
 				perms = discordgo.PermissionManageMessages
 			}
 			fields := commandFields(channel, user, sub, perms, opts)
+			fields["ID"] = scriptInteractionID(n)
 			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
 			fields["AppPermissions"], fields["UserInstallOnly"] = appPermissions, userInstall
 			file := "command.json"
@@ -212,13 +215,16 @@ func (h *harness) play(t *testing.T, script string) string {
 				from = kept[f[2]]
 			}
 			id := want
+			if f[1] == "click" && (want == "solution" || want == "wrong") {
+				want = h.puzzleMove(t, user, from, want == "solution")
+			}
 			if f[1] == "click" {
 				id = findButton(from, want)
 				if id == "" {
 					fail("no button %q on the board", want)
 				}
 			}
-			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
+			fields := map[string]any{"ID": scriptInteractionID(n), "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
 			file := "component.json"
 			switch place {
 			case "thread":
@@ -246,6 +252,11 @@ func (h *harness) play(t *testing.T, script string) string {
 	}
 	return out.String()
 }
+
+// scriptInteractionID is the ID of the interaction on script line n (from
+// 0): each its own, as Discord's are (a puzzle record refuses an ID it has
+// applied before).
+func scriptInteractionID(n int) string { return strconv.Itoa(1190000000000000000 + n) }
 
 // groupDM is the channel of a DM (or group DM) between script users, where
 // the app is installed to their accounts.
