@@ -6,6 +6,8 @@
 //	tttbot verify       judge written boards read from stdin
 //	tttbot register     register /ttt over REST (for HTTP-only deployments)
 //	tttbot healthcheck  probe a running bot's /healthz (the container's health check)
+//	tttbot backup       copy the SQLite store while the bot runs (storecmd.go)
+//	tttbot restore      put a backup in the store's place
 //
 // main only wires packages together: config → store → table → bot →
 // transports (bot/gateway, bot/httpapi), and signals. Everything it calls is
@@ -82,6 +84,8 @@ func run(args []string) int {
 		return healthcheck()
 	case "register":
 		return register()
+	case "backup", "restore":
+		return storeCommand(cmd, args[1:], os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		usage(os.Stdout)
 		return exitOK
@@ -99,6 +103,10 @@ func usage(w io.Writer) {
                       judge boards read from stdin, one a line
   tttbot register     register /ttt with Discord (needs DISCORD_TOKEN and DISCORD_APP_ID)
   tttbot healthcheck  exit 0 if the bot on HTTP_ADDR answers /healthz
+  tttbot backup FILE  copy the SQLite store (DATABASE_URL) to FILE while the bot runs
+  tttbot restore FILE [--force]
+                      replace the SQLite store with the backup FILE (stop the bot first;
+                      --force even when the store changed after the backup)
 `)
 }
 
