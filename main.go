@@ -124,6 +124,12 @@ func serve() int {
 	defer stop()
 	if err := serveWith(ctx, cfg, log); err != nil {
 		log.Error("tttbot stopped", "err", err)
+		if errors.Is(err, store.ErrSchemaTooNew) {
+			// Said plainly too: this binary is the wrong version for the
+			// store, and only the operator can choose the right one.
+			fmt.Fprintf(os.Stderr, "tttbot: %v\n", cfg.Redactor().Error(err))
+			return exitConfig
+		}
 		return exitFail
 	}
 	return exitOK
