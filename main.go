@@ -153,7 +153,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	tables := table.NewTables(table.Options{Store: st.tables, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	rest := restClient(cfg)
 	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
-	if err := b.Metrics.Register(writeMetrics(st.stats)...); err != nil {
+	if err := b.Metrics.Register(append(writeMetrics(st.stats), storeGauges(st, now)...)...); err != nil {
 		return err
 	}
 	stopClocks := runClocks(ctx, tables, st.deadlines, log)
@@ -173,9 +173,13 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
+		handler, err := countResponses(b.Metrics, httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
+			Deduper: st.deduper, Ready: st.ready}))
+		if err != nil {
+			return err
+		}
 		srv = &http.Server{
-			Handler: httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
-				Deduper: st.deduper, Ready: st.ready}),
+			Handler:           handler,
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,
