@@ -156,7 +156,9 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if err := b.Metrics.Register(append(writeMetrics(st.stats), storeGauges(st, now)...)...); err != nil {
 		return err
 	}
-	stopClocks := runClocks(ctx, tables, st.deadlines, log)
+	// Not stopped by the signal: clocks are enforced while replies drain,
+	// then stopClocks ends the scheduler once they have.
+	stopClocks := runClocks(context.WithoutCancel(ctx), tables, st.deadlines, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
 	if cfg.PprofAddr != "" {
@@ -217,7 +219,23 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if srv != nil {
 		errs = append(errs, srv.Shutdown(shutdownCtx))
 	}
+	// Work replies started in the background (learning a board message's
+	// ID, saved with its table) finishes before the clocks and the store
+	// stop (deferred above).
+	errs = append(errs, waitWithin(shutdownCtx, b.Wait))
 	return errors.Join(errs...)
+}
+
+// waitWithin runs wait until it returns or ctx ends.
+func waitWithin(ctx context.Context, wait func()) error {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return errors.New("shutting down: background work still running")
+	}
 }
 
 // servePprof serves Go's profiler on addr, its own listener, so that
