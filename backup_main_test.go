@@ -157,3 +157,14 @@ func TestBackupRefusesPostgres(t *testing.T) {
 		t.Errorf("backup without a file: exit %d: %s", code, errOut)
 	}
 }
+
+// TestHelpListsStoreCommands: --help names backup and restore with their
+// arguments.
+func TestHelpListsStoreCommands(t *testing.T) {
+	code, out, _ := tttbot(t, t.TempDir(), nil, "--help")
+	for _, want := range []string{"tttbot backup FILE", "tttbot restore FILE [--force]"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--help (exit %d) lacks %q:\n%s", code, want, out)
+		}
+	}
+}
