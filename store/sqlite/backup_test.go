@@ -73,6 +73,12 @@ func TestBackupUnderLoad(t *testing.T) {
 	if len(steps) < 2 || steps[len(steps)-1].Done != steps[len(steps)-1].Total {
 		t.Errorf("progress %v: want several steps, the last complete", steps)
 	}
+	// One snapshot: the writers' commits never restarted the copy.
+	for i := 1; i < len(steps); i++ {
+		if steps[i].Done <= steps[i-1].Done || steps[i].Total != steps[0].Total {
+			t.Errorf("progress went %v then %v: the copy restarted or the snapshot moved", steps[i-1], steps[i])
+		}
+	}
 	if info.Channels != 100+writers || info.Schema() == 0 {
 		t.Errorf("backup info %+v", info)
 	}
