@@ -89,6 +89,13 @@ func Restore(ctx context.Context, from, target string, opt RestoreOptions) (Rest
 		}
 	}
 	if err := os.Rename(restoring, target); err != nil {
+		// Put the store back where it was: a failed restore changes nothing.
+		if done.Kept != "" {
+			if back := moveDatabase(done.Kept, target); back != nil {
+				return done, fmt.Errorf("%w; and moving the store back from %s failed: %v", err, done.Kept, back)
+			}
+		}
+		removeDatabase(restoring)
 		return done, err
 	}
 	return done, syncDir(filepath.Dir(target))
