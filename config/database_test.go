@@ -108,6 +108,8 @@ func TestDatabaseNeverPrintsPassword(t *testing.T) {
 // (.env, the environment winning, the default when unset) and need no
 // Discord key.
 func TestLoadDatabase(t *testing.T) {
+	t.Setenv("DATABASE_URL", "") // restored when the test ends
+	os.Unsetenv("DATABASE_URL")
 	dir := t.TempDir()
 	envFile := filepath.Join(dir, ".env")
 	if db, err := LoadDatabase(envFile); err != nil || db != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) {
