@@ -68,7 +68,7 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
 			}
 			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", diffLines(have, want))
+				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
 			}
 			storetest.CheckKept(t, before, storetest.ReadRows(t, db, columns, textPG))
 			storetest.PlaysOnReleased(t, s)
@@ -129,22 +129,6 @@ func schemaOf(tb testing.TB, db *sql.DB) []string {
 	return out
 }
 
-// diffLines lists the lines only one side has.
-func diffLines(have, want []string) string {
-	var b strings.Builder
-	for _, l := range have {
-		if !slices.Contains(want, l) {
-			fmt.Fprintf(&b, "- upgraded: %s\n", l)
-		}
-	}
-	for _, l := range want {
-		if !slices.Contains(have, l) {
-			fmt.Fprintf(&b, "+ new:      %s\n", l)
-		}
-	}
-	return b.String()
-}
-
 // tablesOf lists the current schema's tables and their columns,
 // schema_migrations aside (an upgrade adds to it).
 func tablesOf(tb testing.TB, db *sql.DB) map[string][]string {
@@ -199,7 +183,7 @@ func writeReleased(t *testing.T) {
 			t.Fatalf("schema %s: %v", r.Name(), err)
 		}
 		have := tablesOf(t, scratch)
-		for _, table := range parentsFirst(source) {
+		for _, table := range storetest.ParentsFirst(source) {
 			cols := slices.DeleteFunc(slices.Clone(source[table]), func(c string) bool { return !slices.Contains(have[table], c) })
 			if len(cols) == 0 {
 				continue
@@ -244,17 +228,3 @@ func writeReleased(t *testing.T) {
 // literal quotes s as an SQL string literal (standard_conforming_strings:
 // a backslash is itself).
 func literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// parentsFirst orders tables so that a table is filled before those that
-// refer to it.
-func parentsFirst(tables map[string][]string) []string {
-	order := []string{"channel_tables", "results"}
-	var rest []string
-	for t := range tables {
-		if !slices.Contains(order, t) {
-			rest = append(rest, t)
-		}
-	}
-	slices.Sort(rest)
-	return append(order, rest...)
-}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,7 +66,7 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
 			}
 			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", diffLines(have, want))
+				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
 			}
 			// The upgraded rows, on the columns the fixture had.
 			storetest.CheckKept(t, before, storetest.ReadRows(t, s.db, columns, quoteSQLite))
@@ -94,22 +93,6 @@ func schemaOf(tb testing.TB, db *sql.DB) []string {
 		out = append(out, kind+" "+name+": "+strings.Join(strings.Fields(text), " "))
 	}
 	return out
-}
-
-// diffLines lists the lines only one side has.
-func diffLines(have, want []string) string {
-	var b strings.Builder
-	for _, l := range have {
-		if !slices.Contains(want, l) {
-			fmt.Fprintf(&b, "- upgraded: %s\n", l)
-		}
-	}
-	for _, l := range want {
-		if !slices.Contains(have, l) {
-			fmt.Fprintf(&b, "+ new:      %s\n", l)
-		}
-	}
-	return b.String()
 }
 
 // quoteSQLite writes a column as SQLite's literal of its value, so a blob,
@@ -177,7 +160,7 @@ func writeReleased(t *testing.T) {
 			mustExec(t, db, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name)
 		}
 		have := tablesOf(t, db)
-		for _, table := range parentsFirst(source) {
+		for _, table := range storetest.ParentsFirst(source) {
 			cols := slices.DeleteFunc(slices.Clone(source[table]), func(c string) bool { return !slices.Contains(have[table], c) })
 			if len(cols) == 0 {
 				continue
@@ -191,20 +174,6 @@ func writeReleased(t *testing.T) {
 		db.Close()
 		t.Logf("wrote %s (from %s)", path, r.Commit[:12])
 	}
-}
-
-// parentsFirst orders tables so that a table is filled before those that
-// refer to it.
-func parentsFirst(tables map[string][]string) []string {
-	order := []string{"channel_tables", "results"}
-	var rest []string
-	for t := range tables {
-		if !slices.Contains(order, t) {
-			rest = append(rest, t)
-		}
-	}
-	slices.Sort(rest)
-	return append(order, rest...)
 }
 
 func mustExec(tb testing.TB, db *sql.DB, query string, args ...any) {

@@ -150,3 +150,35 @@ func CheckKept(tb testing.TB, want, got Rows) {
 		}
 	}
 }
+
+// SchemaDiff lists the lines of a schema (one a table, column, index or
+// constraint) that only one side has: an upgraded store's and a new one's.
+func SchemaDiff(upgraded, fresh []string) string {
+	var b strings.Builder
+	for _, l := range upgraded {
+		if !slices.Contains(fresh, l) {
+			fmt.Fprintf(&b, "- upgraded: %s\n", l)
+		}
+	}
+	for _, l := range fresh {
+		if !slices.Contains(upgraded, l) {
+			fmt.Fprintf(&b, "+ new:      %s\n", l)
+		}
+	}
+	return b.String()
+}
+
+// ParentsFirst orders a store's tables (by name) so that a table is filled
+// before those that refer to it: channel_tables and results first, the
+// rest by name.
+func ParentsFirst(tables map[string][]string) []string {
+	order := []string{"channel_tables", "results"}
+	var rest []string
+	for t := range tables {
+		if !slices.Contains(order, t) {
+			rest = append(rest, t)
+		}
+	}
+	slices.Sort(rest)
+	return append(order, rest...)
+}
