@@ -40,7 +40,15 @@ func (i Info) String() string {
 	if !i.Newest.IsZero() {
 		newest = i.Newest.UTC().Format(time.RFC3339)
 	}
-	return fmt.Sprintf("schema %d, %d channels, %d finished games, last change %s", i.Schema(), i.Channels, i.Games, newest)
+	return fmt.Sprintf("schema %d, %s, %s, last change %s", i.Schema(), count(i.Channels, "channel"), count(i.Games, "finished game"), newest)
+}
+
+// count writes n things, in the plural unless n is 1.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // fileDSN is path as a SQLite URI with pragmas.
