@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 )
 
@@ -168,5 +169,33 @@ func TestHelpListsStoreCommands(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--help (exit %d) lacks %q:\n%s", code, want, out)
 		}
+	}
+}
+
+// TestRestoreRefusedWhileGatewayBotRuns: restore tells a running bot by the
+// lock it holds on the store, not by its HTTP endpoint, so a bot on the
+// gateway alone (no HTTP_ADDR) is seen too; once it has stopped, restore
+// goes ahead.
+func TestRestoreRefusedWhileGatewayBotRuns(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"DATABASE_URL=sqlite://" + filepath.Join(dir, "tttbot.db")}
+	fake := fakediscord.New(t)
+	var logs bytes.Buffer
+	cmd, err := testkit.Start(dir, append([]string{"DISCORD_TOKEN=gateway-only-test-token", "DISCORD_APP_ID=123456789012345678",
+		"DISCORD_API_URL=" + fake.APIURL(), "LOG_LEVEL=warn"}, env...), &logs, buildBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testkit.Kill(cmd) })
+	fake.WaitReady()
+	if code, out, errOut := tttbot(t, dir, env, "backup", "backup.db"); code != 0 {
+		t.Fatalf("backup beside a gateway bot: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := tttbot(t, dir, env, "restore", "backup.db", "--force"); code == 0 || !strings.Contains(errOut, "running") {
+		t.Fatalf("restore while a gateway-only bot runs: exit %d: %s\nbot logs:\n%s", code, errOut, logs.String())
+	}
+	testkit.Stop(cmd)
+	if code, out, errOut := tttbot(t, dir, env, "restore", "backup.db"); code != 0 {
+		t.Fatalf("restore once the bot stopped: exit %d\n%s%s", code, out, errOut)
 	}
 }
