@@ -1,6 +1,8 @@
 // Package sqlite is tttbot's embedded durable store: one SQLite file, WAL
 // with synchronous=FULL, written through the group-commit writer
-// (store/internal/groupcommit), read through a pool of its own.
+// (store/internal/groupcommit), read through a pool of its own. Backup
+// copies it while bots write to it, and Restore puts a copy back once no bot
+// holds its lock file (lock.go).
 package sqlite
 
 import (
