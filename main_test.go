@@ -307,7 +307,7 @@ func (p *proc) metrics(tb testing.TB) map[string]float64 {
 	}
 	out := map[string]float64{}
 	for name, v := range all {
-		if strings.HasPrefix(name, "tttbot_store_") {
+		if strings.HasPrefix(name, "tttbot_store_") && strings.HasSuffix(name, "_total") {
 			out[name] = v
 		}
 	}

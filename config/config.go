@@ -54,6 +54,7 @@ type Config struct {
 	// after this long; 0 (unset) leaves table's default, 10 minutes.
 	ChallengeTimeout time.Duration
 	LogLevel         slog.Level // LOG_LEVEL: debug, info, warn or error
+	LogFormat        LogFormat  // LOG_FORMAT: text (the default) or json
 	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
 	// own listener, for measuring under load; empty (the default): off. Bind
 	// it to 127.0.0.1: profiles show the process's memory.
@@ -200,7 +201,8 @@ func (p *problems) baseURL(key, raw, def, example string) *url.URL {
 	return u
 }
 
-// running reads how the bot runs: GAME_IDLE_TIMEOUT, CHALLENGE_TIMEOUT and LOG_LEVEL.
+// running reads how the bot runs: GAME_IDLE_TIMEOUT, CHALLENGE_TIMEOUT,
+// LOG_LEVEL and LOG_FORMAT.
 func (p *problems) running(c *Config, val func(string) string) {
 	if v := val("GAME_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -219,6 +221,11 @@ func (p *problems) running(c *Config, val func(string) string) {
 	if v := val("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			p.add("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
+		}
+	}
+	if v := val("LOG_FORMAT"); v != "" {
+		if err := c.LogFormat.UnmarshalText([]byte(v)); err != nil {
+			p.add("LOG_FORMAT", "%q is not a format; want text (key=value lines, the default) or json (one JSON object a line, for a log shipper)", v)
 		}
 	}
 }
@@ -263,10 +270,16 @@ func (c Config) Secrets() []string {
 	return s
 }
 
-// Logger returns the application's logger: JSON lines on w at LogLevel,
-// through redact.NewHandler with c's secrets, so no record carries one.
+// Logger returns the application's logger: lines in LogFormat on w at
+// LogLevel, through redact.NewHandler with c's secrets, so no record
+// carries one whatever the format.
 func (c Config) Logger(w io.Writer) *slog.Logger {
-	return slog.New(redact.NewHandler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}), c.Secrets()...))
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if c.LogFormat == LogJSON {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(redact.NewHandler(h, c.Secrets()...))
 }
 
 // Redactor returns a redact.Redactor for c's secrets, for scrubbing an error
@@ -301,6 +314,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("idle_timeout", idle),
 		slog.String("challenge_timeout", challenge),
 		slog.String("log_level", c.LogLevel.String()),
+		slog.String("log_format", c.LogFormat.String()),
 		slog.String("pprof_addr", c.PprofAddr),
 	)
 }

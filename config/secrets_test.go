@@ -92,16 +92,26 @@ func TestSecretsNeverLogged(t *testing.T) {
 			checkNoSecret(t, "log", out)
 		})
 	}
-	t.Run("Logger", func(t *testing.T) {
-		var buf bytes.Buffer
-		log := c.Logger(&buf)
-		log.Debug("starting", "config", c, "err", driverErrs[0])
-		log.Error("token "+secretToken, "err", driverErrs[2])
-		if n := strings.Count(buf.String(), "\n"); n != 2 {
-			t.Fatalf("want 2 lines at LOG_LEVEL=debug, got:\n%s", buf.String())
-		}
-		checkNoSecret(t, "log", buf.String())
-	})
+	// The application's logger in each LOG_FORMAT: text quotes and escapes
+	// values differently from JSON, and neither may let a secret through.
+	for _, format := range []LogFormat{LogText, LogJSON} {
+		t.Run("Logger/"+format.String(), func(t *testing.T) {
+			c := c
+			c.LogFormat = format
+			var buf bytes.Buffer
+			log := c.Logger(&buf)
+			log.Debug("starting", "config", c, "err", driverErrs[0])
+			log.Error("token "+secretToken, "err", driverErrs[2])
+			log.With("db", c.Database).WithGroup("store").Warn("retry", "err", driverErrs[1], "url", c.APIURL)
+			if n := strings.Count(buf.String(), "\n"); n != 3 {
+				t.Fatalf("want 3 lines at LOG_LEVEL=debug, got:\n%s", buf.String())
+			}
+			checkNoSecret(t, "log", buf.String())
+			if json := strings.HasPrefix(buf.String(), "{"); json != (format == LogJSON) {
+				t.Errorf("LOG_FORMAT=%s wrote:\n%s", format, buf.String())
+			}
+		})
+	}
 	t.Run("LogValueWithoutHandler", func(t *testing.T) {
 		var buf bytes.Buffer
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("starting", "config", c)
