@@ -69,8 +69,8 @@ func TestImportsPointOneWay(t *testing.T) {
 		"bot/httpapi":                   {"bot"},
 		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies
 		"internal/golden":               {},
-		"internal/fakediscord":          {},                                                                                // tests' Discord on 127.0.0.1: gateway and REST
-		"cmd/loadtest":                  {"game", "config", "internal/testkit", "table", "store/sqlite", "store/postgres"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL; -prefill writes a year of games through table's Tables over the stores before the bot starts
+		"internal/fakediscord":          {},                                                                                         // tests' Discord on 127.0.0.1: gateway and REST
+		"cmd/loadtest":                  {"game", "config", "internal/testkit", "table", "store", "store/sqlite", "store/postgres"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL; -prefill writes a year of games through table's Tables over the stores before the bot starts
 		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")

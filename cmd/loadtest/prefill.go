@@ -14,6 +14,7 @@ import (
 
 	"github.com/tttbot/tttbot/config"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/store/postgres"
 	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
@@ -36,11 +37,16 @@ const prefillWorkers = 64
 type PrefillReport struct {
 	Finished, Open, Threads int
 	Took                    time.Duration
+	Writes                  store.WriteStats // the store's group commit over the prefill
 	End                     time.Time // the world's "now": the last open game's time
 }
 
 func (r PrefillReport) String() string {
-	return fmt.Sprintf("prefill: %d finished games, %d open, %d threads, written in %.1f s", r.Finished, r.Open, r.Threads, r.Took.Seconds())
+	s := fmt.Sprintf("prefill: %d finished games, %d open, %d threads, written in %.1f s", r.Finished, r.Open, r.Threads, r.Took.Seconds())
+	if w := r.Writes; w.Commits > 0 {
+		s += fmt.Sprintf(" (%d saves in %d commits, %.1f ms a batch)", w.Writes, w.Commits, ms(w.Busy)/float64(w.Commits))
+	}
+	return s
 }
 
 func (p Prefill) world() *world {
@@ -157,6 +163,9 @@ func prefillInto(ctx context.Context, st prefillStore, p Prefill, now time.Time,
 	}
 	wg.Wait()
 	rep.Threads, rep.Took = w.threads, time.Since(begin)
+	if ws, ok := st.(interface{ WriteStats() store.WriteStats }); ok {
+		rep.Writes = ws.WriteStats()
+	}
 	if err := context.Cause(ctx); err != nil {
 		return rep, err
 	}

@@ -364,7 +364,33 @@ func (s *servers) botPhase(ctx context.Context, cfg Config, chans []*channel, fi
 // drive is one phase of kind, every channel sending to the server at addr
 // for d (or requests a channel); only the bot's replies advance the games.
 func (s *servers) drive(ctx context.Context, kind, addr string, chans []*channel, d time.Duration, requests int) Phase {
-	return runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+	proc := map[string]*exec.Cmd{"bot": s.bot, "bound": s.bound, "durable": s.durable}[kind]
+	before := cpuTime(proc)
+	p := runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+	p.CPU = cpuTime(proc) - before
+	return p
+}
+
+// cpuTime is the CPU time (user and system) proc has used so far; 0 when
+// unknown.
+func cpuTime(proc *exec.Cmd) time.Duration {
+	if proc == nil || proc.Process == nil {
+		return 0
+	}
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(proc.Process.Pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's closing parenthesis: utime and stime
+	// are the 12th and 13th, in clock ticks of 1/100 s (Linux's USER_HZ).
+	_, rest, _ := strings.Cut(string(raw), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * 10 * time.Millisecond
 }
 
 // scansSince stops the bot and returns the rows its statements read on
@@ -772,8 +798,9 @@ type Phase struct {
 	Presses    int // moves that were button presses (-buttons)
 	Failed     int // not 200, or no answer
 	FirstError string
-	RSSKB      int     // the bot's RSS at the phase's end (bot phases)
-	Batches    Batches // the bot's store during the phase (bot phases)
+	RSSKB      int           // the bot's RSS at the phase's end (bot phases)
+	CPU        time.Duration // the server's CPU time (user and system) during the phase
+	Batches    Batches       // the bot's store during the phase (bot phases)
 }
 
 // Throughput is replies a second.
@@ -782,6 +809,9 @@ func (p Phase) Throughput() float64 { return float64(len(p.Latencies)) / p.Elaps
 func (p Phase) String() string {
 	s := fmt.Sprintf("%-7s %6d req in %5.1fs: %7.0f/s  p50 %6.2fms  p99 %6.2fms", p.Kind, len(p.Latencies), p.Elapsed.Seconds(),
 		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
+	if p.CPU > 0 && len(p.Latencies) > 0 {
+		s += fmt.Sprintf("  cpu %.0fµs/req", float64(p.CPU.Microseconds())/float64(len(p.Latencies)))
+	}
 	if p.RSSKB > 0 {
 		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
 	}
@@ -879,6 +909,7 @@ func (r *Report) Pooled(kind string) Phase {
 			p.Failed += ph.Failed
 			p.Presses += ph.Presses
 			p.Moves += ph.Moves
+			p.CPU += ph.CPU
 			p.Batches.Commits += ph.Batches.Commits
 			p.Batches.Writes += ph.Batches.Writes
 			p.Batches.Busy += ph.Batches.Busy
