@@ -38,7 +38,7 @@ type PrefillReport struct {
 	Finished, Open, Threads int
 	Took                    time.Duration
 	Writes                  store.WriteStats // the store's group commit over the prefill
-	End                     time.Time // the world's "now": the last open game's time
+	End                     time.Time        // the world's "now": the last open game's time
 }
 
 func (r PrefillReport) String() string {
