@@ -100,7 +100,11 @@ func runPrefill(ctx context.Context, db string, p Prefill, now time.Time, progre
 		return PrefillReport{}, err
 	}
 	defer st.Close()
-	return prefillInto(ctx, st, p, now, progress)
+	rep, err := prefillInto(ctx, st, p, now, progress)
+	if err == nil && isPostgres(db) {
+		err = vacuum(ctx, db)
+	}
+	return rep, err
 }
 
 // prefillInto is runPrefill on an open store.
