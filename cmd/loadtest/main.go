@@ -19,7 +19,7 @@
 //	go run ./cmd/loadtest -channels 16 -phases 1 -phase 5m -rss 10s   (memory over a long load)
 //	go run ./cmd/loadtest -channels 64 -cpuprofile bot.pprof           (then go tool pprof bot.pprof)
 //	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefill-finished 1000000 -prefill-open 100000 -prefill-only
-//	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -reads            (moves and read commands on that store)
+//	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefilled -prefill-finished 1000000 -prefill-open 100000 -reads world
 //
 // -db sqlite (the default) is a new file each run; -db sqlite://PATH is
 // that file, kept. -prefill-finished and -prefill-open first write a year
