@@ -62,6 +62,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"token":                         {"game"},
 		"token/internal/confusablesgen": {},
 		"cli":                           {"game", "render", "token"},
+		"tournament":                    {}, // pairing and standings: standard library only, no Discord, no store
 		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
 		"bot/locales":                   {},
 		"internal/testkit":              {},
@@ -93,11 +94,13 @@ func TestImportsPointOneWay(t *testing.T) {
 		t.Fatal("go list did not report ./bot")
 	}
 
-	deps := goList(t, "{{join .Deps \" \"}}", "./game", "./table", ".")
-	for _, d := range deps["game"] {
-		// A standard library path has no dot in its first element.
-		if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") {
-			t.Errorf("game must use only the standard library; it depends on %s", d)
+	deps := goList(t, "{{join .Deps \" \"}}", "./game", "./tournament", "./table", ".")
+	for _, pkg := range []string{"game", "tournament"} {
+		for _, d := range deps[pkg] {
+			// A standard library path has no dot in its first element.
+			if first, _, _ := strings.Cut(d, "/"); strings.Contains(first, ".") {
+				t.Errorf("%s must use only the standard library; it depends on %s", pkg, d)
+			}
 		}
 	}
 	for _, pkg := range []string{"table"} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
@@ -370,10 +371,14 @@ func tokensOf(board string) []rune {
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
 	"help.thread", "help.board", "help.check", "help.marks", "help.install"}
 
+// help is one private embed: its paragraphs together are longer than a
+// message's content may be in several languages, and an embed's
+// description holds twice as much.
 func (b *Bot) help(_ context.Context, in *Interaction) (Response, error) {
 	lines := make([]string, len(helpKeys))
 	for i, key := range helpKeys {
 		lines[i] = in.Private.Say(key, nil)
 	}
-	return ephemeral(strings.Join(lines, "\n")), nil
+	text := clipLines(strings.Join(lines, "\n"), "…", MaxEmbedDescription)
+	return Response{Kind: Message, Ephemeral: true, Embeds: []*discordgo.MessageEmbed{{Description: text}}}, nil
 }

@@ -247,8 +247,10 @@ func TestCheckAndHelp(t *testing.T) {
 	if text := publicText(t, h.as(alice, "check", opt("board", long))); !strings.HasPrefix(text, "**`Invalid Values: ") {
 		t.Errorf("a long board's verdict: %.80s", text)
 	}
-	resp := h.as(alice, "help")
-	refused(t, resp, "row,col") // help is for the asker only
+	resp := h.as(alice, "help") // for the asker only, in one embed
+	if d := resp.Data; d.Flags&discordgo.MessageFlagsEphemeral == 0 || len(d.Embeds) != 1 || !strings.Contains(d.Embeds[0].Description, "row,col") {
+		t.Errorf("help: flags %v, embeds %v", d.Flags, d.Embeds)
+	}
 }
 
 func TestAutocomplete(t *testing.T) {

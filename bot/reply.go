@@ -19,6 +19,10 @@ import (
 // MaxContent is Discord's limit on a message's content, in characters.
 const MaxContent = 2000
 
+// MaxEmbedDescription is Discord's limit on an embed's description, in
+// characters: the room a long text (help) has when it is sent as an embed.
+const MaxEmbedDescription = 4096
+
 // textBoardBudget is about the room a board gets in a message; a board whose
 // whole text would not fit is shown as a window, and then a picture of the
 // whole board is attached.
@@ -71,8 +75,11 @@ type Response struct {
 	Content    string   // within MaxContent
 	Ping       []string // users the message may notify; nobody else, ever
 	Components []discordgo.MessageComponent
-	Choices    []*discordgo.ApplicationCommandOptionChoice
-	Files      []File
+	// Embeds are sent beside Content (help: its text is longer than
+	// MaxContent allows and fits an embed's description).
+	Embeds  []*discordgo.MessageEmbed
+	Choices []*discordgo.ApplicationCommandOptionChoice
+	Files   []File
 	// NoFiles replaces Files where a transport cannot attach them: a line
 	// appended to Content ("" adds nothing).
 	NoFiles string
@@ -151,6 +158,7 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 	data := &discordgo.InteractionResponseData{
 		Content:         r.Content,
 		Components:      r.Components,
+		Embeds:          r.Embeds,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping},
 	}
 	if r.Ephemeral {

@@ -264,6 +264,9 @@ func transcribe(resp *discordgo.InteractionResponse) string {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "< %s, %s, pings %v\n%s\n", kinds[resp.Type], seen, d.AllowedMentions.Users, d.Content)
+	for _, e := range d.Embeds {
+		fmt.Fprintf(&sb, "  embed:\n%s\n", e.Description)
+	}
 	for _, row := range d.Components {
 		var cells []string
 		for _, c := range row.(discordgo.ActionsRow).Components {

@@ -400,7 +400,7 @@ func FuzzCheckText(f *testing.F) {
 	})
 }
 
-// TestHelpFitsInEveryLocale: /ttt help is one message; a translation that
+// TestHelpFitsInEveryLocale: /ttt help is one embed; a translation that
 // makes it longer than Discord allows fails here rather than being cut.
 func TestHelpFitsInEveryLocale(t *testing.T) {
 	c := locales.New(nil)
@@ -411,7 +411,7 @@ func TestHelpFitsInEveryLocale(t *testing.T) {
 		for _, key := range helpKeys {
 			n += len([]rune(c.For(locale).Say(key, nil))) + 1
 		}
-		if n-1 > MaxContent || strings.HasSuffix(resp.Content, "…") {
+		if n-1 > MaxEmbedDescription || strings.HasSuffix(resp.Embeds[0].Description, "…") {
 			t.Errorf("%s: help is %d characters", locale, n-1)
 		}
 	}

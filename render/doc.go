@@ -17,6 +17,10 @@
 // carries only the pixels that changed, so a replay of a 100×100 game with
 // 500 moves is a few hundred kilobytes.
 //
+// StandingsPNG and BracketPNG draw a tournament's standings table and
+// knockout bracket from plain types the caller fills in (render knows no
+// tournament package); their font is ASCII, so names are folded to it.
+//
 // Output is deterministic; the tests compare it with golden files under
 // testdata/ (refresh them with go test ./render -update).
 package render
