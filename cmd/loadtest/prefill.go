@@ -100,6 +100,23 @@ func runPrefill(ctx context.Context, db string, p Prefill, now time.Time, progre
 		return PrefillReport{}, err
 	}
 	defer st.Close()
+	if isPostgres(db) {
+		// What autovacuum does meanwhile, for a server that runs without
+		// it: every rating a game moves leaves a dead row version, and
+		// each update of a much-played rating walks them all.
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(30 * time.Second):
+					vacuum(ctx, db, "ratings", "channel_tables", "clock_deadlines")
+				}
+			}
+		}()
+	}
 	rep, err := prefillInto(ctx, st, p, now, progress)
 	if err == nil && isPostgres(db) {
 		err = vacuum(ctx, db)

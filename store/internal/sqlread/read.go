@@ -147,7 +147,16 @@ func (r *Reader) Tally(ctx context.Context, scope, player string) (table.Tally, 
 
 // Ratings answers as table.Records asks.
 func (r *Reader) Ratings(ctx context.Context, scope, player string) ([]table.Standing, error) {
-	rows, err := r.DB.QueryContext(ctx, `SELECT kind, mu, sigma, games FROM ratings WHERE scope = ? AND player = ?`, scope, player)
+	// The kinds named, so that each is one lookup of the primary key
+	// (scope, kind, player) rather than a walk of the scope's ratings, and
+	// no index of its own is needed: every index on ratings is one more
+	// write for each rating a finished game moves.
+	args := []any{scope}
+	for _, k := range table.Kinds() {
+		args = append(args, k.String())
+	}
+	rows, err := r.DB.QueryContext(ctx, `SELECT kind, mu, sigma, games FROM ratings WHERE scope = ? AND kind IN (`+ratingKinds+`) AND player = ?`,
+		append(args, player)...)
 	if err != nil {
 		return nil, fmt.Errorf("ratings: %w", err)
 	}
@@ -165,6 +174,9 @@ func (r *Reader) Ratings(ctx context.Context, scope, player string) ([]table.Sta
 	sortByKind(out)
 	return out, rows.Err()
 }
+
+// ratingKinds are the placeholders of table.Kinds in Ratings' query.
+var ratingKinds = strings.TrimSuffix(strings.Repeat("?, ", len(table.Kinds())), ", ")
 
 // sortByKind orders one player's standings as table.Kinds lists the kinds.
 func sortByKind(sts []table.Standing) {
