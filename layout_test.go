@@ -73,8 +73,8 @@ func TestImportsPointOneWay(t *testing.T) {
 		"internal/golden":                      {},
 		"internal/twemoji":                     {}, // Twemoji's pictures and the list of emoji they cover: data, for token and render
 		"internal/twemoji/internal/twemojigen": {},
-		"internal/fakediscord":                 {},                                     // tests' Discord on 127.0.0.1: gateway and REST
-		"cmd/loadtest":                         {"game", "config", "internal/testkit"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
+		"internal/fakediscord":                 {},                                                                                         // tests' Discord on 127.0.0.1: gateway and REST
+		"cmd/loadtest":                         {"game", "config", "internal/testkit", "table", "store", "store/sqlite", "store/postgres"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
 		"":                                     {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "bot/emojicdn", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
 		"puzzle":                               {"ai", "game"},
 		"puzzle/internal/puzzlegen":            {"puzzle"},

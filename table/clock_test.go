@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -342,5 +343,32 @@ func TestSchedulerBacksOffInsteadOfSpinning(t *testing.T) {
 	}
 	if want := []time.Duration{2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}; !slices.Equal(got, want) {
 		t.Fatalf("pauses %v, want %v", got, want)
+	}
+}
+
+// TestSchedulerAppliesAnOutage: more clocks than one query fetches ran out
+// while no bot ran; one pass applies every one of them exactly once, the
+// scheduler applying several at a time.
+func TestSchedulerAppliesAnOutage(t *testing.T) {
+	ctx := context.Background()
+	st, c := newClockStore(), testkit.NewClock(start)
+	ts := clockedTables(t, st, c)
+	sched, err := NewScheduler(ts, SchedulerOptions{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const games = 2*dueBatch + 7
+	for i := range games {
+		openClocked(t, ts, fmt.Sprintf("c%03d", i), "alice", "bob")
+	}
+	c.Advance(time.Hour)
+	if n, err := sched.RunDue(ctx); n != games || err != nil {
+		t.Fatalf("applied %d (%v), want %d", n, err, games)
+	}
+	if n := st.resultCount(); n != games {
+		t.Fatalf("%d results recorded, want %d", n, games)
+	}
+	if _, ok, _ := st.NextDeadline(ctx); ok {
+		t.Fatal("a deadline is left")
 	}
 }

@@ -171,23 +171,45 @@ func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
 		if err != nil {
 			return applied, err
 		}
-		progress := false
-		var errs []error
-		for _, ch := range due {
-			ok, err := s.ts.ApplyDue(ctx, ch)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if ok {
-				applied++
-				progress = true
-			}
-		}
+		n, errs := s.applyAll(ctx, due)
+		applied += n
 		// A full batch that moved nothing is another process's work in
 		// flight: leave it to the retry rather than spin on it.
-		if len(due) < dueBatch || !progress || len(errs) > 0 {
+		if len(due) < dueBatch || n == 0 || len(errs) > 0 {
 			return applied, errors.Join(errs...)
 		}
 	}
+}
+
+// dueAtOnce is how many due channels the scheduler applies at once. Each
+// is a save of its own; applied one after another, each would wait for its
+// own COMMIT, and a bot that starts after an outage with a thousand clocks
+// run out took seconds to apply them (docs/store.md, "A year of games").
+// At once, the store's group commit shares each COMMIT among them.
+const dueAtOnce = 16
+
+// applyAll applies what is due in channels, dueAtOnce at a time, and
+// returns how many it applied and the errors of those that failed.
+func (s *Scheduler) applyAll(ctx context.Context, channels []string) (applied int, errs []error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		slot = make(chan struct{}, dueAtOnce)
+	)
+	for _, ch := range channels {
+		slot <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slot }()
+			ok, err := s.ts.ApplyDue(ctx, ch)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+			} else if ok {
+				applied++
+			}
+		})
+	}
+	wg.Wait()
+	return applied, errs
 }

@@ -18,6 +18,13 @@
 //	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 //	go run ./cmd/loadtest -channels 16 -phases 1 -phase 5m -rss 10s   (memory over a long load)
 //	go run ./cmd/loadtest -channels 64 -cpuprofile bot.pprof           (then go tool pprof bot.pprof)
+//	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefill-finished 1000000 -prefill-open 100000 -prefill-only
+//	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefilled -prefill-finished 1000000 -prefill-open 100000 -reads world
+//
+// -db sqlite (the default) is a new file each run; -db sqlite://PATH is
+// that file, kept. -prefill-finished and -prefill-open first write a year
+// of a bot's life into the (fresh) store through the bot's own write path
+// (see runPrefill).
 //
 // It is a separate command, not a `tttbot bench` subcommand, so that the
 // binary measured is exactly the one shipped (no load generator or bound
@@ -65,6 +72,13 @@ func main() {
 	flag.BoolVar(&cfg.Buttons, "buttons", false, "play moves by pressing the board's column buttons, each press carrying the board message (default: /ttt move commands)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the bot during its first phase to this file (PPROF_ADDR)")
 	flag.StringVar(&logPath, "log", "", "append the bot's and the bound's stderr to this file (default: discarded)")
+	flag.IntVar(&cfg.Prefill.Finished, "prefill-finished", 0, "before the bot starts, write this many finished rated games, a year of them, into the fresh store (see -prefill-open)")
+	flag.IntVar(&cfg.Prefill.Open, "prefill-open", 0, "before the bot starts, write this many open games (some on clocks) into the fresh store")
+	flag.Uint64Var(&cfg.Prefill.Seed, "prefill-seed", 1, "the prefilled world's seed: its servers, players and games")
+	flag.IntVar(&cfg.Prefill.Workers, "prefill-workers", prefillWorkers, "channels the prefill writes at once (each a goroutine; group commit shares their COMMITs)")
+	flag.BoolVar(&cfg.Prefilled, "prefilled", false, "-db already holds the prefill the -prefill-* flags describe: write nothing (-reads world names its players)")
+	flag.StringVar(&cfg.Reads, "reads", "", "after each bot phase, a phase of read commands (stats, history, a deep history page, leaderboards, an old game's replay, a board): own (about the run's players) or world (about the prefill's)")
+	flag.BoolVar(&cfg.PrefillOnly, "prefill-only", false, "write the prefill into -db (sqlite://PATH or postgres://…) and stop: later runs then name the same -db")
 	flag.Parse()
 	if logPath != "" {
 		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -88,6 +102,9 @@ func main() {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadtest:", err)
 			os.Exit(1)
+		}
+		if cfg.PrefillOnly {
+			return
 		}
 		rep.Print(os.Stdout)
 	}
@@ -115,4 +132,12 @@ type Config struct {
 	Requests int
 	// Log receives the bot's and the bound's stderr; nil discards it.
 	Log io.Writer
+	// Prefill is written into the store before the bot starts (nothing
+	// when both counts are 0); with PrefillOnly, Run stops there.
+	Prefill     Prefill
+	PrefillOnly bool
+	Prefilled   bool // the store already holds Prefill
+	// Reads: "own" or "world" adds a phase of read commands after each bot
+	// phase, about the run's players or the prefilled world's.
+	Reads string
 }

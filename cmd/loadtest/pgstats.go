@@ -39,3 +39,25 @@ func tableScans(ctx context.Context, url string) (Scans, error) {
 	}
 	return s, nil
 }
+
+// vacuum vacuums and analyzes the bot's tables (or those named) on PostgreSQL, as
+// autovacuum would have over the year a prefill stands for: a year-old
+// database is not a year of dead row versions (every rating update leaves
+// one) and of statistics from when its tables were empty. Servers that run
+// with autovacuum off (a test server may) would otherwise measure that.
+func vacuum(ctx context.Context, url string, tables ...string) error {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
+	defer conn.Close(ctx)
+	if len(tables) == 0 {
+		tables = []string{"ratings", "results", "result_players", "channel_tables", "clock_deadlines", "handled_interactions"}
+	}
+	for _, t := range tables {
+		if _, err := conn.Exec(ctx, "VACUUM (ANALYZE) "+t); err != nil {
+			return fmt.Errorf("vacuum %s: %w", t, err)
+		}
+	}
+	return nil
+}

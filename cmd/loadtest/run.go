@@ -41,13 +41,30 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (*Report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB)}
+	if cfg.Prefill.Finished+cfg.Prefill.Open > 0 && !cfg.Prefilled {
+		pr, err := runPrefill(ctx, botDB(cfg, dir), cfg.Prefill, time.Now(), progress)
+		if err != nil {
+			return nil, err
+		}
+		rep.Prefill = &pr
+		fmt.Fprintln(progress, " ", pr)
+		if cfg.PrefillOnly {
+			return rep, nil
+		}
+	}
+	due, err := dueNow(ctx, botDB(cfg, dir))
+	if err != nil {
+		return nil, err
+	}
 	s, err := startServers(ctx, cfg, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer s.stop()
-
-	rep := &Report{Channels: cfg.Channels, DB: redactDB(cfg.DB), Start: rssKB(s.bot.Process.Pid)}
+	rep.Start = rssKB(s.bot.Process.Pid)
+	rep.Startup = s.startup(ctx, botDB(cfg, dir), due)
+	fmt.Fprintln(progress, " ", rep.Startup)
 	var scansBefore Scans
 	if isPostgres(cfg.DB) {
 		if scansBefore, err = tableScans(ctx, cfg.DB); err != nil {
@@ -110,6 +127,10 @@ type servers struct {
 	pprofAddr                       string // the bot's profiler; empty without -cpuprofile
 	key                             *testkit.Signer
 	client                          *http.Client
+	started                         time.Time     // when the bot's process was started
+	firstAnswer                     time.Duration // from started to the bot's first answer to an interaction
+	db                              string        // the bot's DATABASE_URL
+	stopSink                        func()        // stops the stand-in for Discord's callback endpoint
 }
 
 // startServers builds the bot (unless cfg.Bin is set), starts it on its
@@ -129,7 +150,16 @@ func startServers(ctx context.Context, cfg Config, dir string) (*servers, error)
 	if err != nil {
 		return nil, err
 	}
+	s.client = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
+	}}
+	s.started = time.Now()
 	if s.bot, err = testkit.Start(dir, env, cfg.Log, bin); err != nil {
+		return nil, err
+	}
+	// The bot alone first, so that its start-up is timed on its own.
+	if s.firstAnswer, err = s.awaitFirstAnswer(ctx); err != nil {
+		s.stop()
 		return nil, err
 	}
 	if !cfg.NoBound {
@@ -138,10 +168,7 @@ func startServers(ctx context.Context, cfg Config, dir string) (*servers, error)
 			return nil, err
 		}
 	}
-	s.client = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		MaxIdleConns: 4 * cfg.Channels, MaxIdleConnsPerHost: 2 * cfg.Channels, DisableCompression: true, IdleConnTimeout: time.Minute,
-	}}
-	for _, addr := range s.addrs() {
+	for _, addr := range s.addrs()[1:] {
 		if err := testkit.WaitHealthy(ctx, s.client, addr, 30*time.Second); err != nil {
 			s.stop()
 			return nil, err
@@ -161,11 +188,14 @@ func (s *servers) chooseAddrs(cfg Config, dir string) ([]string, error) {
 			return nil, err
 		}
 	}
-	dbURL := cfg.DB
-	if dbURL == "sqlite" {
-		dbURL = "sqlite://" + filepath.Join(dir, "tttbot.db")
+	s.db = botDB(cfg, dir)
+	sink, stopSink, err := callbackSink()
+	if err != nil {
+		return nil, err
 	}
-	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, testkit.BotEnv(s.botAddr, s.key.PublicHex(), dbURL)...)
+	s.stopSink = stopSink
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "DISCORD_API_URL=http://" + sink + "/api/v10"},
+		testkit.BotEnv(s.botAddr, s.key.PublicHex(), s.db)...)
 	if cfg.CPUProfile != "" {
 		if s.pprofAddr, err = testkit.FreeAddr(); err != nil {
 			return nil, err
@@ -190,6 +220,15 @@ func (s *servers) startBounds(cfg Config, dir string, env []string) error {
 	return err
 }
 
+// botDB is the bot's DATABASE_URL: a new SQLite file in dir for -db
+// sqlite, else -db as given.
+func botDB(cfg Config, dir string) string {
+	if cfg.DB == "sqlite" {
+		return "sqlite://" + filepath.Join(dir, "tttbot.db")
+	}
+	return cfg.DB
+}
+
 // addrs are the addresses of the servers started: the bot's, then the
 // bounds' if any.
 func (s *servers) addrs() []string {
@@ -210,6 +249,17 @@ func (s *servers) stop() {
 			testkit.Stop(p)
 		}
 	}
+	if s.stopSink != nil {
+		s.stopSink()
+	}
+}
+
+// readTargets are what the reads phases ask about (cfg.Reads).
+func (s *servers) readTargets(ctx context.Context, cfg Config, chans []*channel) (readTargets, error) {
+	if cfg.Reads == "world" {
+		return worldTargets(ctx, s.db, cfg.Prefill)
+	}
+	return ownTargets(ctx, s.db, chans)
 }
 
 // newChannels is the run's cfg.Channels channels, their users and
@@ -263,11 +313,24 @@ func (s *servers) runPhases(ctx context.Context, cfg Config, chans []*channel, r
 		rep.Phases = append(rep.Phases, p)
 		fmt.Fprintln(progress, " ", p)
 	}
+	var targets readTargets
+	if cfg.Reads != "" {
+		var err error
+		if targets, err = s.readTargets(ctx, cfg, chans); err != nil {
+			fmt.Fprintln(progress, "  reads:", err)
+			cfg.Reads = ""
+		}
+	}
 	for n := range cfg.Phases {
 		if ctx.Err() != nil {
 			break
 		}
 		record(s.botPhase(ctx, cfg, chans, n == 0, progress))
+		if cfg.Reads != "" {
+			r := s.readPhase(ctx, targets, cfg.Phase)
+			rep.Reads = append(rep.Reads, r)
+			fmt.Fprintln(progress, " ", r)
+		}
 		if cfg.NoBound {
 			continue
 		}
@@ -301,7 +364,33 @@ func (s *servers) botPhase(ctx context.Context, cfg Config, chans []*channel, fi
 // drive is one phase of kind, every channel sending to the server at addr
 // for d (or requests a channel); only the bot's replies advance the games.
 func (s *servers) drive(ctx context.Context, kind, addr string, chans []*channel, d time.Duration, requests int) Phase {
-	return runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+	proc := map[string]*exec.Cmd{"bot": s.bot, "bound": s.bound, "durable": s.durable}[kind]
+	before := cpuTime(proc)
+	p := runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
+	p.CPU = cpuTime(proc) - before
+	return p
+}
+
+// cpuTime is the CPU time (user and system) proc has used so far; 0 when
+// unknown.
+func cpuTime(proc *exec.Cmd) time.Duration {
+	if proc == nil || proc.Process == nil {
+		return 0
+	}
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(proc.Process.Pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command's closing parenthesis: utime and stime
+	// are the 12th and 13th, in clock ticks of 1/100 s (Linux's USER_HZ).
+	_, rest, _ := strings.Cut(string(raw), ") ")
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * 10 * time.Millisecond
 }
 
 // scansSince stops the bot and returns the rows its statements read on
@@ -475,7 +564,9 @@ func send(c *http.Client, req *http.Request) ([]byte, error) {
 	}
 	reply, err := io.ReadAll(res.Body)
 	res.Body.Close()
-	if err == nil && res.StatusCode != http.StatusOK {
+	// 202: the bot answered through Discord's callback endpoint (a reply
+	// with files), as it does for a replay.
+	if err == nil && res.StatusCode != http.StatusOK && res.StatusCode != http.StatusAccepted {
 		err = fmt.Errorf("%s: %s", res.Status, bytes.TrimSpace(reply))
 	}
 	return reply, err
@@ -710,8 +801,9 @@ type Phase struct {
 	Presses    int // moves that were button presses (-buttons)
 	Failed     int // not 200, or no answer
 	FirstError string
-	RSSKB      int     // the bot's RSS at the phase's end (bot phases)
-	Batches    Batches // the bot's store during the phase (bot phases)
+	RSSKB      int           // the bot's RSS at the phase's end (bot phases)
+	CPU        time.Duration // the server's CPU time (user and system) during the phase
+	Batches    Batches       // the bot's store during the phase (bot phases)
 }
 
 // Throughput is replies a second.
@@ -720,6 +812,9 @@ func (p Phase) Throughput() float64 { return float64(len(p.Latencies)) / p.Elaps
 func (p Phase) String() string {
 	s := fmt.Sprintf("%-7s %6d req in %5.1fs: %7.0f/s  p50 %6.2fms  p99 %6.2fms", p.Kind, len(p.Latencies), p.Elapsed.Seconds(),
 		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
+	if p.CPU > 0 && len(p.Latencies) > 0 {
+		s += fmt.Sprintf("  cpu %.0fµs/req", float64(p.CPU.Microseconds())/float64(len(p.Latencies)))
+	}
 	if p.RSSKB > 0 {
 		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
 	}
@@ -800,6 +895,9 @@ type Report struct {
 	Phases   []Phase
 	RSS      []RSSSample
 	Scans    *Scans // PostgreSQL only: rows the bot's statements read
+	Prefill  *PrefillReport
+	Startup  Startup
+	Reads    []ReadPhase
 }
 
 // Pooled is every phase of kind together: throughput is all replies over all
@@ -814,6 +912,7 @@ func (r *Report) Pooled(kind string) Phase {
 			p.Failed += ph.Failed
 			p.Presses += ph.Presses
 			p.Moves += ph.Moves
+			p.CPU += ph.CPU
 			p.Batches.Commits += ph.Batches.Commits
 			p.Batches.Writes += ph.Batches.Writes
 			p.Batches.Busy += ph.Batches.Busy
@@ -844,6 +943,7 @@ func (r *Report) Print(w io.Writer) {
 			hi = max(hi, t)
 		}
 	}
+	r.printReads(w)
 	if len(bound.Latencies) == 0 {
 		fmt.Fprintf(w, "   bot phases %.0f–%.0f/s\n", lo, hi)
 		return
@@ -860,6 +960,26 @@ func (r *Report) Print(w io.Writer) {
 		ms(quantile(bot.Latencies, 0.5))/ms(quantile(durable.Latencies, 0.5)),
 		ms(quantile(bot.Latencies, 0.99))/ms(quantile(durable.Latencies, 0.99)),
 		durable.Throughput()/bound.Throughput())
+}
+
+// printReads writes each read command's latencies over every reads phase.
+func (r *Report) printReads(w io.Writer) {
+	if len(r.Reads) == 0 {
+		return
+	}
+	for _, k := range readKinds {
+		var lat []time.Duration
+		refused := 0
+		for _, p := range r.Reads {
+			lat = append(lat, p.Latencies[k]...)
+			refused += p.Refused[k]
+		}
+		fmt.Fprintf(w, "   read %-22s n=%5d  p50 %6.2fms  p99 %7.2fms", k, len(lat), ms(quantile(lat, 0.5)), ms(quantile(lat, 0.99)))
+		if refused > 0 {
+			fmt.Fprintf(w, "  refused %d", refused)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // lockedWriter lets several goroutines write to w.
