@@ -72,13 +72,14 @@ func TestClockRanOutWhileDown(t *testing.T) {
 	}
 }
 
-// calls are the REST calls fake received, each as "METHOD path\ncontent".
+// calls are the REST calls fake received, each as "METHOD path\ntext" (its
+// content, or a card's text displays).
 func calls(fake *fakediscord.Server) []string {
 	var out []string
 	for _, r := range fake.Requests() {
-		var body struct{ Content string }
+		var body map[string]any
 		json.Unmarshal(r.Body, &body)
-		out = append(out, r.Method+" "+r.Path+"\n"+body.Content)
+		out = append(out, r.Method+" "+r.Path+"\n"+fakediscord.Text(body))
 	}
 	return out
 }

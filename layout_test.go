@@ -43,36 +43,42 @@ func TestImportsPointOneWay(t *testing.T) {
 	// directly. A package missing here fails the test: a new package is a
 	// decision about the arrows, written down here.
 	allowed := map[string][]string{
-		"game":                          {},
-		"rating":                        {},
-		"ai":                            {"game", "ai/internal/bitboard"},
-		"ai/internal/bitboard":          {"game"},
-		"ai/internal/bookgen":           {"ai/internal/bitboard", "game"},
-		"render":                        {"game"},
-		"table":                         {"game", "rating", "token"},
-		"store":                         {"table"},
-		"store/internal/groupcommit":    {"store", "table"},
-		"store/internal/sqlread":        {"store", "table"},
-		"store/internal/results":        {"table"},
-		"store/sqlite":                  {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
-		"store/postgres":                {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
-		"store/storetest":               {"game", "store", "table", "internal/testkit"},
-		"config":                        {"internal/redact"},
-		"internal/redact":               {},
-		"token":                         {"game"},
-		"token/internal/confusablesgen": {},
-		"cli":                           {"game", "render", "token"},
-		"tournament":                    {}, // pairing and standings: standard library only, no Discord, no store
-		"bot":                           {"game", "ai", "render", "table", "token", "bot/locales"},
-		"bot/locales":                   {},
-		"internal/testkit":              {},
-		"bot/gateway":                   {"bot"},
-		"bot/httpapi":                   {"bot"},
-		"bot/discordrest":               {}, // REST edits; bot declares the Editor it satisfies
-		"internal/golden":               {},
-		"internal/fakediscord":          {},                                                                                         // tests' Discord on 127.0.0.1: gateway and REST
-		"cmd/loadtest":                  {"game", "config", "internal/testkit", "table", "store", "store/sqlite", "store/postgres"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL; -prefill writes a year of games through table's Tables over the stores before the bot starts
-		"":                              {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
+		"game":                                 {},
+		"rating":                               {},
+		"ai":                                   {"game", "ai/internal/bitboard"},
+		"ai/internal/bitboard":                 {"game"},
+		"ai/internal/bookgen":                  {"ai/internal/bitboard", "game"},
+		"render":                               {"game", "internal/twemoji"},
+		"table":                                {"game", "rating", "token"},
+		"store":                                {"table"},
+		"store/internal/groupcommit":           {"store", "table"},
+		"store/internal/sqlread":               {"store", "table"},
+		"store/internal/results":               {"table"},
+		"store/sqlite":                         {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
+		"store/postgres":                       {"store", "store/internal/groupcommit", "store/internal/sqlread", "store/internal/results", "table"},
+		"store/storetest":                      {"game", "store", "table", "internal/testkit"},
+		"config":                               {"internal/redact"},
+		"internal/redact":                      {},
+		"token":                                {"game", "internal/twemoji"},
+		"token/internal/confusablesgen":        {},
+		"cli":                                  {"game", "render", "token"},
+		"tournament":                           {}, // pairing and standings: standard library only, no Discord, no store
+		"bot":                                  {"game", "ai", "render", "table", "token", "bot/locales", "tournament", "puzzle", "puzzle/progress"},
+		"bot/locales":                          {},
+		"internal/testkit":                     {},
+		"bot/gateway":                          {"bot"},
+		"bot/httpapi":                          {"bot"},
+		"bot/discordrest":                      {}, // REST edits; bot declares the Editor it satisfies
+		"bot/emojicdn":                         {}, // custom emoji pictures from Discord's CDN; render declares the Images it satisfies, main wires it
+		"internal/golden":                      {},
+		"internal/twemoji":                     {}, // Twemoji's pictures and the list of emoji they cover: data, for token and render
+		"internal/twemoji/internal/twemojigen": {},
+		"internal/fakediscord":                 {},                                                                                         // tests' Discord on 127.0.0.1: gateway and REST
+		"cmd/loadtest":                         {"game", "config", "internal/testkit", "table", "store", "store/sqlite", "store/postgres"}, // drives the built binary over HTTP with the test kit; follows games with the engine; reads -db as the bot reads DATABASE_URL
+		"":                                     {"bot", "bot/gateway", "bot/httpapi", "bot/discordrest", "bot/emojicdn", "cli", "config", "store", "store/sqlite", "store/postgres", "table"},
+		"puzzle":                               {"ai", "game"},
+		"puzzle/internal/puzzlegen":            {"puzzle"},
+		"puzzle/progress":                      {"game", "puzzle", "rating"}, // people's puzzle records; the store through an interface it declares
 	}
 	imports := goList(t, "{{join .Imports \" \"}}", "./...")
 	for pkg, imps := range imports {

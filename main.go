@@ -6,6 +6,8 @@
 //	tttbot verify       judge written boards read from stdin
 //	tttbot register     register /ttt over REST (for HTTP-only deployments)
 //	tttbot healthcheck  probe a running bot's /healthz (the container's health check)
+//	tttbot backup       copy the SQLite store while the bot runs (storecmd.go)
+//	tttbot restore      put a backup in the store's place
 //
 // main only wires packages together: config → store → table → bot →
 // transports (bot/gateway, bot/httpapi), and signals. Everything it calls is
@@ -30,6 +32,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/bot/discordrest"
+	"github.com/tttbot/tttbot/bot/emojicdn"
 	"github.com/tttbot/tttbot/bot/gateway"
 	"github.com/tttbot/tttbot/bot/httpapi"
 	"github.com/tttbot/tttbot/cli"
@@ -82,6 +85,8 @@ func run(args []string) int {
 		return healthcheck()
 	case "register":
 		return register()
+	case "backup", "restore":
+		return storeCommand(cmd, args[1:], os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		usage(os.Stdout)
 		return exitOK
@@ -99,6 +104,10 @@ func usage(w io.Writer) {
                       judge boards read from stdin, one a line
   tttbot register     register /ttt with Discord (needs DISCORD_TOKEN and DISCORD_APP_ID)
   tttbot healthcheck  exit 0 if the bot on HTTP_ADDR answers /healthz
+  tttbot backup FILE  copy the SQLite store (DATABASE_URL) to FILE while the bot runs
+  tttbot restore FILE [--force]
+                      replace the SQLite store with the backup FILE (stop the bot first;
+                      --force even when the store changed after the backup)
 `)
 }
 
@@ -116,6 +125,12 @@ func serve() int {
 	defer stop()
 	if err := serveWith(ctx, cfg, log); err != nil {
 		log.Error("tttbot stopped", "err", err)
+		if errors.Is(err, store.ErrSchemaTooNew) {
+			// Said plainly too: this binary is the wrong version for the
+			// store, and only the operator can choose the right one.
+			fmt.Fprintf(os.Stderr, "tttbot: %v\n", cfg.Redactor().Error(err))
+			return exitConfig
+		}
 		return exitFail
 	}
 	return exitOK
@@ -138,11 +153,14 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	sole := cfg.Database.Kind != config.Postgres
 	tables := table.NewTables(table.Options{Store: st.tables, Now: now, IdleTimeout: cfg.IdleTimeout, Logger: log, SoleWriter: sole})
 	rest := restClient(cfg)
-	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout})
-	if err := b.Metrics.Register(writeMetrics(st.stats)...); err != nil {
+	b := bot.New(bot.Options{Tables: tables, Records: st.records, Logger: log, Editor: rest, Threads: threads(cfg, rest), ChallengeTimeout: cfg.ChallengeTimeout,
+		EmojiImages: emojicdn.New(cfg.CDNURL.String())})
+	if err := b.Metrics.Register(append(writeMetrics(st.stats), storeGauges(st, now)...)...); err != nil {
 		return err
 	}
-	stopClocks := runClocks(ctx, tables, st.deadlines, log)
+	// Not stopped by the signal: clocks are enforced while replies drain,
+	// then stopClocks ends the scheduler once they have.
+	stopClocks := runClocks(context.WithoutCancel(ctx), tables, st.deadlines, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
 	if cfg.PprofAddr != "" {
@@ -159,9 +177,13 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		if err != nil {
 			return fmt.Errorf("HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 		}
+		handler, err := countResponses(b.Metrics, httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
+			Deduper: st.deduper, Ready: st.ready}))
+		if err != nil {
+			return err
+		}
 		srv = &http.Server{
-			Handler: httpapi.NewHandler(b, httpapi.Options{PublicKey: cfg.PublicKey, Logger: log, Now: now, APIURL: cfg.APIURL,
-				Deduper: st.deduper, Ready: st.ready}),
+			Handler:           handler,
 			ReadHeaderTimeout: readHeaderWithin,
 			ReadTimeout:       readWithin,
 			WriteTimeout:      writeWithin,
@@ -199,7 +221,23 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	if srv != nil {
 		errs = append(errs, srv.Shutdown(shutdownCtx))
 	}
+	// Work replies started in the background (learning a board message's
+	// ID, saved with its table) finishes before the clocks and the store
+	// stop (deferred above).
+	errs = append(errs, waitWithin(shutdownCtx, b.Wait))
 	return errors.Join(errs...)
+}
+
+// waitWithin runs wait until it returns or ctx ends.
+func waitWithin(ctx context.Context, wait func()) error {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return errors.New("shutting down: background work still running")
+	}
 }
 
 // servePprof serves Go's profiler on addr, its own listener, so that

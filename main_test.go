@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store/storetest"
 )
@@ -174,8 +175,10 @@ func click(tb testing.TB, channel, user, customID string) []byte {
 	return testkit.Raw(tb, "component.json", fields)
 }
 
-// send posts an interaction, signed now, and returns the reply's content and
-// whether it was public. It fails no test, so a goroutine may call it.
+// send posts an interaction, signed now, and returns the reply's text (its
+// content, or a card's text displays) and whether it was public. It fails
+// no test, so a goroutine may call it; a body Discord's API description
+// refuses (the fake Discord's check) is an error.
 func (p *proc) send(body []byte) (string, bool, error) {
 	req, err := http.NewRequest(http.MethodPost, "http://"+p.addr+"/interactions", bytes.NewReader(body))
 	if err != nil {
@@ -188,15 +191,18 @@ func (p *proc) send(body []byte) (string, bool, error) {
 	}
 	defer resp.Body.Close()
 	var out struct {
-		Data struct {
-			Content string `json:"content"`
-			Flags   int    `json:"flags"`
-		} `json:"data"`
+		Data json.RawMessage `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return "", false, fmt.Errorf("status %d: %v", resp.StatusCode, err)
 	}
-	return out.Data.Content, out.Data.Flags&64 == 0, nil
+	if errs := fakediscord.CheckMessage(out.Data, nil); len(errs) > 0 {
+		return "", false, fmt.Errorf("Discord would refuse the reply: %s", strings.Join(errs, "; "))
+	}
+	var data map[string]any
+	json.Unmarshal(out.Data, &data)
+	flags, _ := data["flags"].(float64)
+	return fakediscord.Text(data), int(flags)&64 == 0, nil
 }
 
 // The channel and users the tests play in and as.
@@ -301,7 +307,7 @@ func (p *proc) metrics(tb testing.TB) map[string]float64 {
 	}
 	out := map[string]float64{}
 	for name, v := range all {
-		if strings.HasPrefix(name, "tttbot_store_") {
+		if strings.HasPrefix(name, "tttbot_store_") && strings.HasSuffix(name, "_total") {
 			out[name] = v
 		}
 	}

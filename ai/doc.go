@@ -63,6 +63,16 @@
 // (won, lost, drawn or unknown for the mover) and Distance (plies to the
 // end under perfect play).
 //
+// Solve, SolveWithin and Prove value a position exactly for callers that
+// need more than a move (the puzzles of package puzzle): Solve gives who
+// wins and in how many plies (the fastest win, the slowest loss),
+// SolveWithin the same when the game ends within a horizon and otherwise
+// only who wins, and Prove only who wins, at a fraction of Solve's cost.
+// They serve two-player gravity boards that fit the bitboard, through the
+// same solver and shared table Hard uses, and free boards of at most 25
+// cells (3×3, 4×4, 5×5) through a small negamax of their own
+// (freeboard.go); any other rules get ErrNoSolver.
+//
 // The deep checks run with -long (go test ./ai/... -args -long): Hard
 // against the exact solver on random Connect Four positions and from
 // random openings, the self-play ladder of the levels on thirteen rule sets,

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tttbot/tttbot/ai"
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/puzzle/progress"
+	"github.com/tttbot/tttbot/render"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -32,6 +34,9 @@ type Options struct {
 	// ChallengeTimeout is how long an invitation waits for its answer; 0
 	// means table.DefaultChallengeTimeout.
 	ChallengeTimeout time.Duration
+	// EmojiImages gives custom emoji tokens' pictures for board pictures
+	// (bot/emojicdn); nil: they are drawn by name.
+	EmojiImages render.Images
 }
 
 // Bot turns interactions into responses. It is safe for concurrent use:
@@ -45,7 +50,9 @@ type Bot struct {
 	// challengeTimeout is how long an invitation waits for its answer.
 	challengeTimeout time.Duration
 	threads          Threads
+	emojiImages      render.Images
 	words            *locales.Catalog
+	puzzles          *progress.Keeper // people's puzzle records (puzzle.go)
 	Metrics          *Metrics
 
 	bg           sync.WaitGroup  // clock.go: background work
@@ -54,7 +61,7 @@ type Bot struct {
 
 // New returns a Bot.
 func New(opt Options) *Bot {
-	b := &Bot{tables: opt.Tables, records: opt.Records, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
+	b := &Bot{tables: opt.Tables, records: opt.Records, log: opt.Logger, aiBudget: opt.AIBudget, editor: opt.Editor, threads: opt.Threads, emojiImages: opt.EmojiImages, Metrics: NewMetrics(), learnIDAfter: learnIDAfter}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -65,6 +72,7 @@ func New(opt Options) *Bot {
 	if b.aiBudget <= 0 {
 		b.aiBudget = ai.DefaultBudget
 	}
+	b.puzzles = progress.New(b.tables, b.tables.Now, b.log)
 	b.challengeTimeout = opt.ChallengeTimeout
 	if b.challengeTimeout <= 0 {
 		b.challengeTimeout = table.DefaultChallengeTimeout
@@ -74,6 +82,8 @@ func New(opt Options) *Bot {
 	if b.threads != nil {
 		b.tables.OnArchive(b.archiveThread)
 	}
+	b.tables.OnReport(b.reportGame)                           // tournament_play.go
+	b.tables.OnDocumentDue(tournamentPrefix, b.tournamentDue) // a tournament's work left to do
 	return b
 }
 
@@ -90,7 +100,14 @@ func (b *Bot) Serve(ctx context.Context, i *discordgo.Interaction) Response {
 func (b *Bot) serveTimed(ctx context.Context, i *discordgo.Interaction, deliver bool) (Response, bool) {
 	start := time.Now() // a duration: the wall clock, not the application's
 	in, resp, outcome, recorded := b.serve(ctx, i, deliver)
-	b.Metrics.observe(in, outcome, time.Since(start))
+	took := time.Since(start)
+	b.Metrics.observe(in, outcome, took)
+	// One line a request, for following one interaction through the logs
+	// (LOG_LEVEL=debug); metrics count them all. Checked first: building
+	// the line's attributes costs allocations a busy bot at info need not pay.
+	if b.log.Enabled(ctx, slog.LevelDebug) {
+		b.log.DebugContext(ctx, "interaction", "interaction", in.ID, "route", in.Route.String(), "outcome", outcome.String(), "duration", took)
+	}
 	return resp, recorded
 }
 
@@ -113,6 +130,14 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction, deliver bool)
 		return in, resp, outcome, false
 	}
 	e := routeTable[in.Route]
+	if e.record != nil {
+		resp, recorded, err := e.record(b, ctx, in, deliver)
+		if err != nil {
+			in, resp, outcome := b.refused(ctx, in, err)
+			return in, resp, outcome, recorded
+		}
+		return in, resp, Accepted, recorded
+	}
 	if e.query != nil {
 		resp, err := e.query(b, ctx, in)
 		if err != nil {
@@ -134,7 +159,7 @@ func (b *Bot) serve(ctx context.Context, i *discordgo.Interaction, deliver bool)
 		if shown == nil {
 			shown = cur
 		}
-		resp = decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
+		resp = b.decorate(in.Public, r, shown, in.Route == RouteBoard && in.Bool(optImage))
 		return b.showing(in, i, cur, next, resp), nil
 	}
 	if deliver {

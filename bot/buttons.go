@@ -64,38 +64,75 @@ func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent
 // cellRows lays out a button per cell as the board: row r of buttons is row
 // r of the board.
 func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
-	g := t.Game()
 	stamp := moveStamp(t)
+	return cellGrid(t.Game(), seatTokens(t), func(c game.Coord) string {
+		return buttonID(ButtonCell, stamp, strconv.Itoa(c.Row), strconv.Itoa(c.Col))
+	}, disabled)
+}
+
+// seatTokens are the tokens of t's seats, by seat: what a taken cell's
+// button shows.
+func seatTokens(t *table.Table) []string {
+	tokens := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		tokens[i] = s.Token
+	}
+	return tokens
+}
+
+// cellGrid lays out a button per cell of g, each with the custom_id id
+// gives it: empty cells pressable unless disabled, taken ones showing their
+// player's token (tokens, by seat; an emoji token as the button's emoji) in
+// their player's colour, disabled.
+func cellGrid(g *game.Game, tokens []string, id func(game.Coord) string, disabled bool) []discordgo.MessageComponent {
+	r := g.Rules()
 	var rows []discordgo.MessageComponent
-	for r := 0; r < t.Rules.Rows; r++ {
-		var row []discordgo.MessageComponent
-		for c := 0; c < t.Rules.Cols; c++ {
-			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton,
-				CustomID: buttonID(ButtonCell, stamp, strconv.Itoa(r), strconv.Itoa(c)), Disabled: disabled}
-			if p := g.At(game.Coord{Row: r, Col: c}); p != game.NoPlayer {
-				btn.Label = string(g.Token(p))
+	for row := 0; row < r.Rows; row++ {
+		var buttons []discordgo.MessageComponent
+		for col := 0; col < r.Cols; col++ {
+			c := game.Coord{Row: row, Col: col}
+			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton, CustomID: id(c), Disabled: disabled}
+			if p := g.At(c); p != game.NoPlayer {
+				btn.Label = tokens[p]
+				if e := buttonEmoji(tokens[p]); e != nil {
+					// An emoji token shows as the emoji; discordgo always
+					// sends the label, which must not be empty.
+					btn.Label, btn.Emoji = emptyCellLabel, e
+				}
 				btn.Style = playerStyles[p%len(playerStyles)]
 				btn.Disabled = true
 			}
-			row = append(row, btn)
+			buttons = append(buttons, btn)
 		}
-		rows = append(rows, discordgo.ActionsRow{Components: row})
+		rows = append(rows, discordgo.ActionsRow{Components: buttons})
 	}
 	return rows
 }
 
 // columnRows has a button per column that is not full, labelled with the
-// number a player would type, five to a row.
+// number a player would type (and the mover's emoji token, if it is one:
+// where their emoji will drop), five to a row.
 func columnRows(t *table.Table) []discordgo.MessageComponent {
-	g := t.Game()
 	stamp := moveStamp(t)
+	g := t.Game()
+	var mover *discordgo.ComponentEmoji
+	if g.State() == game.Playing {
+		mover = buttonEmoji(t.Seats[g.Turn()].Token)
+	}
+	return columnButtons(g, mover, func(col int) string { return buttonID(ButtonColumn, stamp, strconv.Itoa(col)) })
+}
+
+// columnButtons has a button per column of g that is not full, labelled
+// with its number and emoji (nil: none), with the custom_id id gives it,
+// five to a row.
+func columnButtons(g *game.Game, emoji *discordgo.ComponentEmoji, id func(col int) string) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	var row []discordgo.MessageComponent
-	for c := 0; c < t.Rules.Cols; c++ {
+	for c := 0; c < g.Rules().Cols; c++ {
 		if g.ColumnFull(c) {
 			continue
 		}
-		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: buttonID(ButtonColumn, stamp, strconv.Itoa(c))})
+		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: id(c), Emoji: emoji})
 		if len(row) == buttonsPerRow {
 			rows = append(rows, discordgo.ActionsRow{Components: row})
 			row = nil

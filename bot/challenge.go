@@ -85,7 +85,7 @@ func (b *Bot) clickAccept(ctx context.Context, in *Interaction, cur *table.Table
 	if err != nil {
 		return nil, Response{}, err
 	}
-	if err := t.Accept(in.User, 0, b.tables.Now()); err != nil {
+	if err := t.Accept(in.User, "", b.tables.Now()); err != nil {
 		return nil, Response{}, err
 	}
 	t, resp, err := b.accepted(ctx, in, t)
@@ -124,7 +124,7 @@ func (b *Bot) withdrawn(in *Interaction, t *table.Table) Response {
 	text := challengeEnd(in.Public, t, in.User)
 	resp := public(text)
 	if b.canEditShown(t) {
-		resp.afterSave = b.editShown(t, func() *discordgo.WebhookEdit { return endedEdit(text) })
+		resp.afterSave = b.editShown(t, func() *WireMessage { return endedEdit(text) })
 	}
 	return resp
 }
@@ -137,13 +137,14 @@ func (b *Bot) challengeLapsed(_ context.Context, t *table.Table) (func(context.C
 		return nil, nil // the next interaction in the channel finds it ended
 	}
 	text := challengeEnd(b.words.For(t.Shown.Locale), t, "")
-	return b.editShown(t, func() *discordgo.WebhookEdit { return endedEdit(text) }), nil
+	return b.editShown(t, func() *WireMessage { return endedEdit(text) }), nil
 }
 
-// endedEdit turns a message into text alone: its buttons go.
-func endedEdit(text string) *discordgo.WebhookEdit {
+// endedEdit turns an invitation into text alone, a neutral card without
+// buttons.
+func endedEdit(text string) *WireMessage {
 	resp := public(text)
-	resp.Components = []discordgo.MessageComponent{} // an empty list clears them; nil would keep them
+	resp.Card, resp.Accent = true, neutralAccent
 	return boardEdit(resp)
 }
 

@@ -17,10 +17,12 @@ import (
 
 // Editor edits a message the bot posted, outside any interaction's reply:
 // through the original interaction's token while it lives, or by its ID
-// with the bot's own token. bot/discordrest implements it.
+// with the bot's own token. bot/discordrest implements it. An edit is its
+// JSON body (a WireMessage: the bot owns the message's shape) and the files
+// its attachments list names, sent as files[n].
 type Editor interface {
-	EditOriginal(ctx context.Context, app, token string, edit *discordgo.WebhookEdit) error
-	EditMessage(ctx context.Context, channel, message string, edit *discordgo.WebhookEdit) error
+	EditOriginal(ctx context.Context, app, token string, body []byte, files []*discordgo.File) error
+	EditMessage(ctx context.Context, channel, message string, body []byte, files []*discordgo.File) error
 	// OriginalMessageID learns the ID of the message that answered an
 	// interaction, while its token lives: so a board posted as a new
 	// message can be edited after the token has expired.
@@ -156,10 +158,10 @@ func (b *Bot) timeUp(ctx context.Context, t *table.Table, lost table.Seat) (func
 	if !b.canEditShown(t) {
 		return nil, nil // the next interaction shows the result
 	}
-	resp := decorate(w, boardReply(w, t, headline), t, false)
+	resp := b.decorate(w, boardReply(w, t, headline), t, false)
 	// The picture (a board too big for text) is drawn in the edit, after
 	// the channel's lock is released: resp holds a copy of the game.
-	return b.editShown(t, func() *discordgo.WebhookEdit { return boardEdit(resp) }), nil
+	return b.editShown(t, func() *WireMessage { return boardEdit(resp) }), nil
 }
 
 // canEditShown reports whether the message that last showed t can be
@@ -171,31 +173,35 @@ func (b *Bot) canEditShown(t *table.Table) bool {
 
 // editShown returns the edit of the message that last showed t into what
 // edit makes, to run once t's save is durable, outside the channel's lock.
-func (b *Bot) editShown(t *table.Table, edit func() *discordgo.WebhookEdit) func(context.Context) {
+func (b *Bot) editShown(t *table.Table, edit func() *WireMessage) func(context.Context) {
 	shown, channel, now := t.Shown, t.Channel, b.tables.Now()
 	return func(ctx context.Context) { b.editBoard(ctx, channel, shown, now, edit()) }
 }
 
 // boardEdit is resp as an edit of the message that showed the board: its
-// text, buttons and mentions and, where the board is shown as a picture,
-// the new picture in place of the old one (an edit that carries files
-// replaces the message's attachments with them).
-func boardEdit(resp Response) *discordgo.WebhookEdit {
-	data := resp.InteractionResponse(true).Data
-	return &discordgo.WebhookEdit{
-		Content:         &data.Content,
-		Components:      &data.Components,
-		AllowedMentions: data.AllowedMentions,
-		Files:           data.Files,
+// card (text, buttons, mentions, and the V2 flag a card's edit must keep)
+// and, where the board is shown as a picture, the new picture. The edit's
+// attachments list names exactly its files, so it replaces the message's
+// old picture, or drops it when the edit has none.
+func boardEdit(resp Response) *WireMessage {
+	m := resp.message(true)
+	if m.Attachments == nil {
+		m.Attachments = &[]WireAttachment{}
 	}
+	return m
 }
 
 // editBoard edits the board message: through the interaction's token while
 // it lives, else by the message's ID where the bot may; else nothing, and
 // the next interaction shows the result.
-func (b *Bot) editBoard(ctx context.Context, channel string, shown table.Shown, now time.Time, edit *discordgo.WebhookEdit) {
+func (b *Bot) editBoard(ctx context.Context, channel string, shown table.Shown, now time.Time, edit *WireMessage) {
+	body, err := edit.JSON()
+	if err != nil {
+		b.log.ErrorContext(ctx, "clock: encoding the board's edit failed", "channel", channel, "err", err)
+		return
+	}
 	if shown.Token != "" && now.Sub(shown.At) < tokenLife {
-		err := b.editor.EditOriginal(ctx, shown.App, shown.Token, edit)
+		err := b.editor.EditOriginal(ctx, shown.App, shown.Token, body, edit.Files)
 		if err == nil {
 			return
 		}
@@ -204,7 +210,7 @@ func (b *Bot) editBoard(ctx context.Context, channel string, shown table.Shown, 
 	if shown.Message == "" {
 		return
 	}
-	if err := b.editor.EditMessage(ctx, channel, shown.Message, edit); err != nil {
+	if err := b.editor.EditMessage(ctx, channel, shown.Message, body, edit.Files); err != nil {
 		b.log.WarnContext(ctx, "clock: editing the board message failed", "channel", channel, "message", shown.Message, "err", err)
 	}
 }

@@ -26,19 +26,23 @@ type editRecorder struct {
 	calls []string
 }
 
-func (r *editRecorder) record(target string, e *discordgo.WebhookEdit) {
+func (r *editRecorder) record(target string, body []byte, files []*discordgo.File) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.calls = append(r.calls, fmt.Sprintf("< edit %s, pings %v\n%s\n", target, e.AllowedMentions.Users, *e.Content))
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	r.calls = append(r.calls, transcribeMessage("edit "+target, decodeMessage(body), names))
 }
 
-func (r *editRecorder) EditOriginal(_ context.Context, app, token string, e *discordgo.WebhookEdit) error {
-	r.record("webhook "+app+" @original (token "+token[:8]+"…)", e)
+func (r *editRecorder) EditOriginal(_ context.Context, app, token string, body []byte, files []*discordgo.File) error {
+	r.record("webhook "+app+" @original (token "+token[:8]+"…)", body, files)
 	return nil
 }
 
-func (r *editRecorder) EditMessage(_ context.Context, channel, message string, e *discordgo.WebhookEdit) error {
-	r.record("channel "+channel+" message "+message, e)
+func (r *editRecorder) EditMessage(_ context.Context, channel, message string, body []byte, files []*discordgo.File) error {
+	r.record("channel "+channel+" message "+message, body, files)
 	return nil
 }
 
@@ -89,12 +93,12 @@ func patches(f *fakediscord.Server) []string {
 			continue
 		}
 		var body struct {
-			Content     string `json:"content"`
 			Attachments []struct {
 				ID, Filename string
 			} `json:"attachments"`
 		}
 		json.Unmarshal(r.Body, &body)
+		text := messageText(decodeMessage(r.Body)) // a card's text displays
 		var files []string
 		for name, data := range r.Files {
 			_, err := png.Decode(bytes.NewReader(data))
@@ -103,7 +107,7 @@ func patches(f *fakediscord.Server) []string {
 		for _, a := range body.Attachments {
 			files = append(files, "attachment "+a.ID+" "+a.Filename)
 		}
-		out = append(out, r.Method+" "+r.Path+": "+body.Content+strings.Join(files, "\n"))
+		out = append(out, r.Method+" "+r.Path+": "+text+strings.Join(files, "\n"))
 	}
 	return out
 }

@@ -143,7 +143,7 @@ func TestComputerGamesAreNotRated(t *testing.T) {
 }
 
 // clickLabel presses a button of resp, labelled label.
-func (h *harness) clickLabel(resp *discordgo.InteractionResponse, user, label string) *discordgo.InteractionResponse {
+func (h *harness) clickLabel(resp *WireResponse, user, label string) *WireResponse {
 	h.tb.Helper()
 	id := findButton(resp, label)
 	if id == "" {
@@ -182,13 +182,13 @@ func TestHistoryPages(t *testing.T) {
 	if second.Type != discordgo.InteractionResponseUpdateMessage {
 		t.Fatalf("a page turn is a %v, not an update", second.Type)
 	}
-	ids = gameIDRe.FindAllStringSubmatch(second.Data.Content, -1)
+	ids = gameIDRe.FindAllStringSubmatch(replyText(second), -1)
 	if len(ids) != games-historyPage || ids[len(ids)-1][1] != "1" || !buttonDisabled(second, "Older") || buttonDisabled(second, "Newer") {
-		t.Fatalf("second page:\n%s\n%+v", second.Data.Content, second.Data.Components)
+		t.Fatalf("second page:\n%s\n%+v", replyText(second), second.Data.Components)
 	}
 	back := h.clickLabel(second, bob, "Newer")
-	if back.Data.Content != text {
-		t.Fatalf("back to the first page:\n%s", back.Data.Content)
+	if replyText(back) != text {
+		t.Fatalf("back to the first page:\n%s", replyText(back))
 	}
 	if lost := publicText(t, h.as(bob, "history")); !strings.Contains(lost, "**lost** against <@"+alice+">") {
 		t.Fatalf("bob's history:\n%s", lost)
@@ -198,12 +198,10 @@ func TestHistoryPages(t *testing.T) {
 	}
 }
 
-func buttonDisabled(resp *discordgo.InteractionResponse, label string) bool {
-	for _, row := range resp.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			if b := c.(discordgo.Button); b.Label == label {
-				return b.Disabled
-			}
+func buttonDisabled(resp *WireResponse, label string) bool {
+	for _, b := range replyButtons(resp) {
+		if b.Label == label {
+			return b.Disabled
 		}
 	}
 	return false
@@ -258,7 +256,7 @@ func TestReplay(t *testing.T) {
 
 	// Another server: its members may not replay this server's games,
 	// their players may.
-	elsewhere := func(user string) *discordgo.InteractionResponse {
+	elsewhere := func(user string) *WireResponse {
 		f := commandFields("920000000000000099", user, "replay", 0, []option{opt("game", "1")})
 		f["Guild"] = "900000000000000077"
 		return h.bot.Handle(context.Background(), interaction(t, "command.json", f))
@@ -266,7 +264,7 @@ func TestReplay(t *testing.T) {
 	refused(t, elsewhere(carol), "played in another server")
 	publicText(t, elsewhere(bob))
 	// In a DM, history is the caller's own, from everywhere.
-	dm := func(sub string, opts ...option) *discordgo.InteractionResponse {
+	dm := func(sub string, opts ...option) *WireResponse {
 		return h.bot.Handle(context.Background(), interaction(t, "dm_command.json", commandFields("930000000000000001", bob, sub, 0, opts)))
 	}
 	if text := publicText(t, dm("history")); len(gameIDRe.FindAllString(text, -1)) != 2 {

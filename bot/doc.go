@@ -26,5 +26,12 @@
 // (command.<sub>.description, command.<sub>.<option>.description,
 // command.<sub>.<option>.choice.<value>: schema_locales.go builds every
 // localization from them, and TestSchemaTextsHaveKeys fails without them),
-// the keys of its replies, and a transcript in testdata.
+// the keys of its replies, and a transcript in testdata. A subcommand of a
+// group (/ttt tournament new) is routed by "<group> <sub>", declared with
+// group in schema.go, its keys under command.<group>.<sub>.
+//
+// Tournaments (tournament*.go): /ttt tournament acts on the channel's
+// tournament, a document in the table store beside the tables; each game is
+// a table in its own thread, whose end reports its result to the
+// tournament through the table's due list (docs/tournament-games.md).
 package bot

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/tttbot/tttbot/store/postgres"
 	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/store/storetest"
@@ -59,7 +57,7 @@ func BenchmarkDurableMoves(b *testing.B) {
 					h.in(l.ch, alice, "new", opt("rows", 100), opt("columns", 100), opt("win", 25))
 					resp := h.in(l.ch, bob, "join")
 					if !isPublic(resp) {
-						b.Errorf("new game in %s refused: %s", l.ch, resp.Data.Content)
+						b.Errorf("new game in %s refused: %s", l.ch, replyText(resp))
 					}
 				}
 				for i := range lanes {
@@ -80,7 +78,7 @@ func BenchmarkDurableMoves(b *testing.B) {
 						}
 						pos := fmt.Sprintf("%d,%d", l.n/100, l.n%100)
 						if resp := h.in(l.ch, []string{alice, bob}[l.n%2], "move", opt("position", pos)); !isPublic(resp) {
-							b.Errorf("move %s in %s refused: %s", pos, l.ch, resp.Data.Content)
+							b.Errorf("move %s in %s refused: %s", pos, l.ch, replyText(resp))
 						}
 						l.n++
 						l.Unlock()
@@ -94,7 +92,7 @@ func BenchmarkDurableMoves(b *testing.B) {
 
 // refusedOrPublic reports a missing reply without stopping a worker
 // goroutine (FailNow there would leave its channel locked).
-func refusedOrPublic(tb testing.TB, resp *discordgo.InteractionResponse) {
+func refusedOrPublic(tb testing.TB, resp *WireResponse) {
 	tb.Helper()
 	if resp == nil || resp.Data == nil {
 		tb.Errorf("no reply: %+v", resp)

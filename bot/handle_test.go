@@ -11,6 +11,6 @@ import (
 // calls Serve, not ServeRecovering, so that a panic fails the test (and the
 // fuzz target) instead of being answered politely. Being in a test file, it
 // is no part of the package's API.
-func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) *discordgo.InteractionResponse {
+func (b *Bot) Handle(ctx context.Context, i *discordgo.Interaction) *WireResponse {
 	return b.Serve(ctx, i).InteractionResponse(true)
 }

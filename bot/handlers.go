@@ -69,10 +69,10 @@ func rulesFrom(in *Interaction) (game.Rules, game.Engine, error) {
 }
 
 // tokenFrom reads an optional token option for a seat at t, by the token
-// rule; 0 means "the next free one".
-func tokenFrom(in *Interaction, t *table.Table) (rune, error) {
+// rule; "" means "the next free one".
+func tokenFrom(in *Interaction, t *table.Table) (string, error) {
 	if !in.Has(optToken) {
-		return 0, nil
+		return "", nil
 	}
 	return t.ParseToken(in.String(optToken))
 }
@@ -132,8 +132,8 @@ func (b *Bot) newGame(ctx context.Context, in *Interaction, cur *table.Table) (*
 	if err != nil {
 		return nil, Response{}, err
 	}
-	if tok == 0 {
-		tok = 'X'
+	if tok == "" {
+		tok = "X"
 	}
 	if err := t.Join(in.User, tok); err != nil {
 		return nil, Response{}, err
@@ -369,7 +369,7 @@ func tokensOf(board string) []rune {
 
 // helpKeys are the paragraphs of /ttt help, in order.
 var helpKeys = []string{"help.title", "help.new", "help.join", "help.move", "help.move.free", "help.move.gravity",
-	"help.thread", "help.board", "help.check", "help.marks", "help.install"}
+	"help.thread", "help.board", "help.check", "help.marks", "help.tournament", "help.puzzle", "help.install"}
 
 // help is one private embed: its paragraphs together are longer than a
 // message's content may be in several languages, and an embed's

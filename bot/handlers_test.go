@@ -13,6 +13,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/token"
 )
@@ -110,7 +111,7 @@ func TestNewOptions(t *testing.T) {
 		want string
 	}{
 		{"RulesError", []option{opt("rows", 3), opt("win", 4)}, "`win` can't be more than the board's 3 rows"},
-		{"BadToken", []option{opt("token", "😀")}, "Your token `😀` (U+1F600) is wider than one column"},
+		{"BadToken", []option{opt("token", "中")}, "Your token `中` (U+4E2D) is wider than one column"},
 		{"SelfOpponent", []option{userOpt("opponent", alice, false)}, "your own opponent"},
 		{"BotOpponent", []option{userOpt("opponent", bob, true)}, "another bot"},
 		{"WrongOptionType", []option{{Type: discordgo.ApplicationCommandOptionString, Name: "rows", Value: "many"}}, "`rows` came with a value of the wrong kind"},
@@ -263,7 +264,7 @@ func TestAutocomplete(t *testing.T) {
 		if resp.Type != discordgo.InteractionApplicationCommandAutocompleteResult {
 			t.Fatalf("autocomplete answered %+v", resp)
 		}
-		return resp.Data.Choices
+		return *resp.Data.Choices
 	}
 	got := ac("")
 	if len(got) != 25 || got[0].Value != "3,4" {
@@ -279,18 +280,16 @@ func TestAutocomplete(t *testing.T) {
 	}
 }
 
-func (h *harness) click(user, customID string) *discordgo.InteractionResponse {
+func (h *harness) click(user, customID string) *WireResponse {
 	h.tb.Helper()
 	i := interaction(h.tb, "component.json", map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": customID})
 	return h.bot.Handle(context.Background(), i)
 }
 
-func buttonIDs(resp *discordgo.InteractionResponse) []string {
+func buttonIDs(resp *WireResponse) []string {
 	var ids []string
-	for _, row := range resp.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			ids = append(ids, c.(discordgo.Button).CustomID)
-		}
+	for _, b := range replyButtons(resp) {
+		ids = append(ids, b.CustomID)
 	}
 	return ids
 }
@@ -303,13 +302,13 @@ func TestJoinButtonAndBadClicks(t *testing.T) {
 		t.Fatalf("lobby buttons %v", ids)
 	}
 	joined := h.click(bob, ids[0])
-	if joined.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(joined.Data.Content, "Seat 2: **O** <@"+bob+">") {
-		t.Fatalf("join click: %+v", joined.Data.Content)
+	if joined.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(replyText(joined), "Seat 2: **O** <@"+bob+">") {
+		t.Fatalf("join click: %+v", replyText(joined))
 	}
 	refused(t, h.click(bob, ids[0]), "already have a seat")
 	started := h.click(carol, ids[0])
-	if !strings.Contains(started.Data.Content, "Game on") || len(buttonIDs(started)) != 9 {
-		t.Fatalf("third join: %s %v", started.Data.Content, buttonIDs(started))
+	if !strings.Contains(replyText(started), "Game on") || len(buttonIDs(started)) != 9 {
+		t.Fatalf("third join: %s %v", replyText(started), buttonIDs(started))
 	}
 	for _, bad := range []string{"", "ttt", "other:join:1", "tttjoin:1"} {
 		refused(t, h.click(alice, bad), "I don't know that command. Try `/ttt help`.")
@@ -326,8 +325,8 @@ func TestPictureOverHTTPIsANote(t *testing.T) {
 	h.challenge(t, channel, alice, bob)
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
 	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
-	if len(resp.Data.Files) != 0 || !strings.Contains(resp.Data.Content, "gateway") {
-		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), resp.Data.Content)
+	if len(resp.Data.Files) != 0 || !strings.Contains(replyText(resp), "gateway") {
+		t.Fatalf("HTTP board image: %d files, %s", len(resp.Data.Files), replyText(resp))
 	}
 	if resp := h.bot.Handle(context.Background(), i); len(resp.Data.Files) != 1 {
 		t.Fatalf("gateway board image: %d files", len(resp.Data.Files))
@@ -341,6 +340,7 @@ func TestEveryErrorHasWords(t *testing.T) {
 	errs := []error{table.ErrNoGame, table.ErrExpired, table.ErrGameOpen, &table.LobbyError{Open: 1}, &table.LobbyError{Open: 2}, &table.LobbyError{Open: 1, Invitees: []string{bob}},
 		table.ErrStarted, table.ErrSeated, table.ErrNotSeated, table.ErrResigned, &table.NotAllowedError{Creator: alice},
 		table.ErrNoRematch, table.ErrNotInLastGame, ErrSelfOpponent, ErrBotOpponent, table.ErrConflict, ErrStale, ErrUnknown, ErrOldButton,
+		progress.ErrStale, progress.ErrDuplicate, progress.ErrNoPuzzle,
 		ErrMalformed, &OptionError{Option: "opponent", Want: WantUser}, &OptionError{Option: "user", Want: WantUser}, &OptionError{Option: "gravity", Want: WantDeclared},
 		table.ErrSeatsReserved, table.ErrAlreadyChallenged, table.ErrTooManyChallenges, &table.NotInvitedError{Invitees: []string{bob}},
 		&table.ChallengeClosedError{Why: table.Declined}, &table.ChallengeClosedError{Why: table.Withdrawn}, &table.ChallengeClosedError{Why: table.Unanswered}, &table.ChallengeClosedError{Why: table.NotEnded},
@@ -351,9 +351,9 @@ func TestEveryErrorHasWords(t *testing.T) {
 		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
 		&RulesRefusal{Rules: game.Rules{Rows: 5, Cols: 3, Win: 4, Players: 2}, Err: &game.RulesError{Field: "win", Value: 4}},
 		&RulesRefusal{Rules: game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 10}, Err: ErrUnwinnable},
-		&token.Error{Token: "", Rule: token.OneCharacter, Suggest: 'X'}, &token.Error{Token: "", Rule: token.OneCharacter}}
-	for rule := token.OneCharacter; rule <= token.NotConfusable; rule++ {
-		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: 'X', Suggest: 'O'})
+		&token.Error{Token: "", Rule: token.OneCharacter, Suggest: "X"}, &token.Error{Token: "", Rule: token.OneCharacter}}
+	for rule := token.OneCharacter; rule <= token.CustomEmoji; rule++ {
+		errs = append(errs, &token.Error{Token: "\u2800", Rule: rule, Clash: "X", Suggest: "O"})
 	}
 	for reason := ThreadInDM; reason <= ThreadFailed; reason++ {
 		errs = append(errs, &ThreadError{Reason: reason, Parent: channel, RetryAfter: 1500 * time.Millisecond})

@@ -90,12 +90,12 @@ func (h *harness) clock() time.Time { return h.now.Now() }
 func (h *harness) advance(d time.Duration) { h.now.Advance(d) }
 
 // as runs /ttt sub as user in the default channel, without special permissions.
-func (h *harness) as(user, sub string, opts ...option) *discordgo.InteractionResponse {
+func (h *harness) as(user, sub string, opts ...option) *WireResponse {
 	h.tb.Helper()
 	return h.in(channel, user, sub, opts...)
 }
 
-func (h *harness) in(ch, user, sub string, opts ...option) *discordgo.InteractionResponse {
+func (h *harness) in(ch, user, sub string, opts ...option) *WireResponse {
 	h.tb.Helper()
 	return h.bot.Handle(context.Background(), h.prepare(ch, user, sub, opts...))
 }
@@ -111,7 +111,7 @@ func (h *harness) prepare(ch, user, sub string, opts ...option) *discordgo.Inter
 
 // public asserts resp is a public message within Discord's limit and
 // returns its content.
-func publicText(tb testing.TB, resp *discordgo.InteractionResponse) string {
+func publicText(tb testing.TB, resp *WireResponse) string {
 	tb.Helper()
 	if resp == nil || resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data == nil {
 		tb.Fatalf("want a public message, got %+v", resp)
@@ -120,11 +120,11 @@ func publicText(tb testing.TB, resp *discordgo.InteractionResponse) string {
 		tb.Fatalf("want a public message, got a refusal: %s", resp.Data.Content)
 	}
 	checkReply(tb, resp)
-	return resp.Data.Content
+	return replyText(resp)
 }
 
 // refused asserts resp is an ephemeral reply containing want.
-func refused(tb testing.TB, resp *discordgo.InteractionResponse, want string) {
+func refused(tb testing.TB, resp *WireResponse, want string) {
 	tb.Helper()
 	if resp == nil || resp.Data == nil || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		tb.Fatalf("want an ephemeral refusal, got %+v", resp)
@@ -136,12 +136,18 @@ func refused(tb testing.TB, resp *discordgo.InteractionResponse, want string) {
 }
 
 // checkReply holds for every reply: within 2000 characters, and pinging no
-// one but the users it names.
-func checkReply(tb testing.TB, resp *discordgo.InteractionResponse) {
+// one but the users it names; a board message is a card within Discord's
+// limits, a refusal is classic content; and the body is one Discord's API
+// description accepts (the fake Discord's check).
+func checkReply(tb testing.TB, resp *WireResponse) {
 	tb.Helper()
 	if n := len([]rune(resp.Data.Content)); n > MaxContent {
 		tb.Fatalf("content is %d characters", n)
 	}
+	if resp.Data.IsV2() && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		tb.Fatalf("an ephemeral card: refusals are classic content")
+	}
+	checkBody(tb, resp.Data)
 	am := resp.Data.AllowedMentions
 	if am == nil || len(am.Parse) != 0 || len(am.Roles) != 0 {
 		tb.Fatalf("allowed_mentions %+v would let text ping roles or everyone", am)
@@ -163,4 +169,23 @@ func (h *harness) challenge(tb testing.TB, ch, challenger, invitee string, opts 
 	tb.Helper()
 	publicText(tb, h.in(ch, challenger, "new", append(opts, userOpt(optOpponent, invitee, false))...))
 	return publicText(tb, h.in(ch, invitee, "join"))
+}
+
+// checkBody fails tb when Discord's API description refuses m's body.
+func checkBody(tb testing.TB, m *WireMessage) {
+	tb.Helper()
+	body, err := m.JSON()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var names map[string]string
+	if m.Attachments != nil {
+		names = map[string]string{}
+		for _, a := range *m.Attachments {
+			names[a.ID] = a.Filename
+		}
+	}
+	if errs := fakediscord.CheckMessage(body, names); len(errs) > 0 {
+		tb.Fatalf("Discord would refuse the body: %s\n%s", strings.Join(errs, "; "), body)
+	}
 }

@@ -89,13 +89,19 @@ const maxOptionInt = 1e6
 // and checked at the edge, so no handler touches discordgo's accessors
 // (several of which panic on a type they do not expect) or parses a string.
 type Interaction struct {
-	ID          string
-	Type        discordgo.InteractionType
-	Guild       string // "" in a DM
-	Channel     string
-	AppID       string // the bot's application ID, which is also its user ID
-	User        string // the invoking user's ID
-	CanManage   bool   // the user may manage messages in this channel
+	ID        string
+	Type      discordgo.InteractionType
+	Guild     string // "" in a DM
+	Channel   string
+	AppID     string // the bot's application ID, which is also its user ID
+	User      string // the invoking user's ID
+	CanManage bool   // the user may manage messages in this channel
+	// CanManageEvents: the user may manage the server's events (Manage
+	// Events, or Administrator): a tournament's start is theirs too.
+	CanManageEvents bool
+	// IsBot: the user is a bot account (Discord sends none of their
+	// commands today; a tournament is for people only all the same).
+	IsBot       bool
 	Locale      string // the user's client language
 	GuildLocale string // the server's language ("" in DMs)
 	Route       Route  // what the interaction asks for
@@ -135,11 +141,13 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	case i.GuildID != "" && i.Member != nil && i.Member.User != nil:
 		in.User, in.Name = i.Member.User.ID, displayName(i.Member.Nick, i.Member.User)
 		in.CanManage = i.Member.Permissions&(discordgo.PermissionManageMessages|discordgo.PermissionAdministrator) != 0
+		in.CanManageEvents = i.Member.Permissions&(discordgo.PermissionManageEvents|discordgo.PermissionAdministrator) != 0
+		in.IsBot = i.Member.User.Bot
 	case i.GuildID == "" && i.Member == nil && i.User != nil:
-		in.User, in.Name = i.User.ID, displayName("", i.User)
+		in.User, in.Name, in.IsBot = i.User.ID, displayName("", i.User), i.User.Bot
 	}
 	if !isSnowflake(in.User) || !isSnowflake(in.Channel) {
-		in.User, in.CanManage = "", false
+		in.User, in.CanManage, in.CanManageEvents = "", false, false
 		return in, fmt.Errorf("%w: interaction %s has no user or channel where Discord puts them", ErrMalformed, i.ID)
 	}
 	switch i.Type {
@@ -156,18 +164,22 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 		return in, fmt.Errorf("%w: interaction type %d", ErrUnknown, i.Type)
 	}
 	data, ok := i.Data.(discordgo.ApplicationCommandInteractionData)
-	if !ok || data.Name != CommandName || len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+	if !ok || data.Name != CommandName {
 		return in, fmt.Errorf("%w: not a /%s subcommand", ErrUnknown, CommandName)
 	}
-	route, ok := commandRoutes[data.Options[0].Name]
+	name, sub, ok := subcommandOf(data.Options)
 	if !ok {
-		return in, fmt.Errorf("%w: /%s %s", ErrUnknown, CommandName, data.Options[0].Name)
+		return in, fmt.Errorf("%w: not a /%s subcommand", ErrUnknown, CommandName)
+	}
+	route, ok := commandRoutes[name]
+	if !ok {
+		return in, fmt.Errorf("%w: /%s %s", ErrUnknown, CommandName, name)
 	}
 	in.Route = route
 	in.resolved = data.Resolved
 	in.options = map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	declared := optionTypes()[data.Options[0].Name]
-	for _, o := range data.Options[0].Options {
+	declared := optionTypes()[name]
+	for _, o := range sub.Options {
 		in.options[o.Name] = o
 		if o.Focused {
 			in.Focused = o.Name
@@ -180,13 +192,30 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	return in, nil
 }
 
+// subcommandOf finds the one subcommand a command's options carry, also
+// inside a group, and returns its route's name ("new", "tournament new").
+func subcommandOf(opts []*discordgo.ApplicationCommandInteractionDataOption) (string, *discordgo.ApplicationCommandInteractionDataOption, bool) {
+	if len(opts) != 1 {
+		return "", nil, false
+	}
+	switch o := opts[0]; o.Type {
+	case discordgo.ApplicationCommandOptionSubCommand:
+		return o.Name, o, true
+	case discordgo.ApplicationCommandOptionSubCommandGroup:
+		if len(o.Options) == 1 && o.Options[0].Type == discordgo.ApplicationCommandOptionSubCommand {
+			return o.Name + " " + o.Options[0].Name, o.Options[0], true
+		}
+	}
+	return "", nil, false
+}
+
 // optionTypes are the types each subcommand's options are declared with.
 var optionTypes = sync.OnceValue(func() map[string]map[string]discordgo.ApplicationCommandOptionType {
 	types := map[string]map[string]discordgo.ApplicationCommandOptionType{}
-	for _, sub := range command().Options {
-		types[sub.Name] = map[string]discordgo.ApplicationCommandOptionType{}
-		for _, o := range sub.Options {
-			types[sub.Name][o.Name] = o.Type
+	for _, sub := range subcommands(command()) {
+		types[sub.name] = map[string]discordgo.ApplicationCommandOptionType{}
+		for _, o := range sub.opt.Options {
+			types[sub.name][o.Name] = o.Type
 		}
 	}
 	return types

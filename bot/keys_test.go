@@ -28,7 +28,9 @@ var (
 // notKeys are the package's literals shaped like a dotted key that are no
 // message key.
 var notKeys = map[string]bool{
-	"board.png": true, // a board picture's file name
+	"board.png":     true, // a board picture's file name
+	"bracket.png":   true, // a knockout's bracket picture
+	"standings.png": true, // a tournament's standings picture
 }
 
 // builtKeys are the values each run-time key prefix is completed with,
@@ -165,12 +167,18 @@ func stringLit(l *ast.BasicLit) (string, bool) {
 // among them, since the choice lists come from the same types.
 func schemaKeys(cmd *discordgo.ApplicationCommand) []string {
 	keys := []string{descriptionKey()}
-	for _, sub := range cmd.Options {
-		keys = append(keys, descriptionKey(sub.Name))
-		for _, o := range sub.Options {
-			keys = append(keys, descriptionKey(sub.Name, o.Name))
+	for _, o := range cmd.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			keys = append(keys, descriptionKey(o.Name))
+		}
+	}
+	for _, sub := range subcommands(cmd) {
+		path := strings.Fields(sub.name)
+		keys = append(keys, descriptionKey(path...))
+		for _, o := range sub.opt.Options {
+			keys = append(keys, descriptionKey(append(path, o.Name)...))
 			for _, ch := range o.Choices {
-				keys = append(keys, choiceKey(sub.Name, o.Name, ch.Value))
+				keys = append(keys, choiceKey(strings.Join(path, "."), o.Name, ch.Value))
 			}
 		}
 	}

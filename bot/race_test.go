@@ -10,7 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-func isPublic(resp *discordgo.InteractionResponse) bool {
+func isPublic(resp *WireResponse) bool {
 	return resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0
 }
 

@@ -8,8 +8,10 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle/progress"
 	"github.com/tttbot/tttbot/table"
 	"github.com/tttbot/tttbot/token"
+	"github.com/tttbot/tttbot/tournament"
 )
 
 // sentinelKeys are the refusals whose sentence needs nothing but the error:
@@ -29,6 +31,9 @@ var sentinelKeys = []struct {
 	{table.ErrNotInLastGame, "refuse.not_in_last_game"},
 	{table.ErrConflict, "refuse.conflict"},
 	{table.ErrDuplicate, "refuse.duplicate"},
+	{progress.ErrDuplicate, "refuse.duplicate"},
+	{progress.ErrStale, "refuse.puzzle_stale"},
+	{progress.ErrNoPuzzle, "refuse.no_puzzle"},
 	{table.ErrUnknownGame, "refuse.unknown_game"},
 	{table.ErrNoFinishedGame, "refuse.no_finished_game"},
 	{table.ErrPrivateGame, "refuse.private_game"},
@@ -57,6 +62,8 @@ var tokenKeys = map[token.Rule]string{
 	token.NoDigits:      "refuse.token.digit",
 	token.NotTaken:      "refuse.token.taken",
 	token.NotConfusable: "refuse.token.confusable",
+	token.NotTooLong:    "refuse.token.too_long",
+	token.CustomEmoji:   "refuse.token.custom",
 }
 
 // threadReasonKeys words why no thread could be made.
@@ -105,6 +112,9 @@ func explain(w *locales.Speaker, dm bool, err error) (key string, data locales.D
 		threadErr *ThreadError
 	)
 	if key, data, ok := explainChallenge(w, err); ok {
+		return key, data, true
+	}
+	if key, data, ok := explainTournament(err); ok {
 		return key, data, true
 	}
 	if errors.As(err, &posErr) {
@@ -180,6 +190,47 @@ func explainChallenge(w *locales.Speaker, err error) (key string, data locales.D
 	return "", nil, false
 }
 
+// tournamentKeys word the refusals of /ttt tournament that need nothing
+// but the error, first match wins.
+var tournamentKeys = []struct {
+	err error
+	key string
+}{
+	{ErrTournamentDM, "refuse.tournament.dm"},
+	{ErrTournamentOpen, "refuse.tournament.open"},
+	{ErrNoTournament, "refuse.tournament.none"},
+	{ErrTournamentBot, "refuse.tournament.bot"},
+	{tournament.ErrAlreadyJoined, "refuse.tournament.joined"},
+	{tournament.ErrNotJoined, "refuse.tournament.not_joined"},
+	{tournament.ErrAlreadyLeft, "refuse.tournament.left"},
+	{tournament.ErrFull, "refuse.tournament.full"},
+	{tournament.ErrStarted, "refuse.tournament.started"},
+	{tournament.ErrFinished, "refuse.tournament.finished"},
+	{tournament.ErrRoundsOnlySwiss, "refuse.tournament.rounds"},
+	{table.ErrTournamentGame, "refuse.tournament.game"},
+}
+
+// explainTournament words what /ttt tournament refused; ok is false for
+// any other error.
+func explainTournament(err error) (key string, data locales.Data, ok bool) {
+	var (
+		orgErr *NotOrganiserError
+		fewErr *TooFewError
+	)
+	switch {
+	case errors.As(err, &orgErr):
+		return "refuse.tournament.not_organiser", locales.Data{"Organiser": mention(orgErr.Organiser)}, true
+	case errors.As(err, &fewErr):
+		return "refuse.tournament.too_few", locales.Data{"N": fewErr.Joined}, true
+	}
+	for _, s := range tournamentKeys {
+		if errors.Is(err, s.err) {
+			return s.key, nil, true
+		}
+	}
+	return "", nil, false
+}
+
 // explainPosition words a position the board refused: a taken cell, off
 // the board, or unreadable, each with the coordinates this board takes. ok
 // is false for a position error of another kind.
@@ -219,7 +270,7 @@ func explainThread(e *ThreadError) (string, locales.Data) {
 // explainToken words a broken token rule: which rule, the token as typed (in
 // a code span: the user wrote it), what it clashes with and a free token.
 func explainToken(e *token.Error) (string, locales.Data, bool) {
-	data := locales.Data{"Token": locales.Code(e.Token), "Clash": locales.Code(string(e.Clash)), "Suggest": locales.Code(string(e.Suggest))}
+	data := locales.Data{"Token": locales.Code(e.Token), "Clash": locales.Code(e.Clash), "Suggest": locales.Code(e.Suggest)}
 	if r := []rune(e.Token); len(r) > 0 {
 		data["CodePoint"] = fmt.Sprintf("U+%04X", r[0])
 	}
@@ -227,7 +278,7 @@ func explainToken(e *token.Error) (string, locales.Data, bool) {
 	switch {
 	case !ok:
 		return "refuse.internal", nil, false
-	case e.Suggest == 0:
+	case e.Suggest == "":
 		return "refuse.token.none_free", data, true
 	case e.Rule == token.OneCharacter && isBlank(e.Token):
 		return "refuse.token.blank", data, true

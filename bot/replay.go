@@ -9,7 +9,6 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
-	"github.com/tttbot/tttbot/render"
 	"github.com/tttbot/tttbot/table"
 )
 
@@ -44,9 +43,9 @@ func (b *Bot) replay(ctx context.Context, in *Interaction) (Response, error) {
 	if err != nil { // a result recorded before moves were kept has none to replay
 		return Response{}, fmt.Errorf("%w: game %d: %v", table.ErrUnknownGame, f.ID, err)
 	}
-	resp := public(replayText(in.Public, f))
+	resp, look := public(replayText(in.Public, f)), b.look(f.Result.Tokens)
 	resp.Files = []File{{Name: fmt.Sprintf("game-%d.gif", f.ID), ContentType: "image/gif",
-		Write: func(w io.Writer) error { return render.ReplayGIF(w, g) }}}
+		Write: func(w io.Writer) error { return look.ReplayGIF(w, g) }}}
 	resp.NoFiles = in.Public.Say("status.no_replay", nil)
 	return resp, nil
 }

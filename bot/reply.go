@@ -86,6 +86,11 @@ type Response struct {
 	// More says how to see what did not fit, when Content must be cut to
 	// make room for NoFiles.
 	More string
+	// Card makes the message a Components V2 card (card.go): Content in
+	// text displays, the picture in a media gallery and Components inside a
+	// container of colour Accent (0xRRGGBB). Every board message is one.
+	Card   bool
+	Accent int
 	// afterSave runs once the action's table is durably saved, in the
 	// background (an edit of another message the action made outdated).
 	afterSave func(context.Context)
@@ -141,21 +146,33 @@ func clipLines(text, note string, limit int) string {
 	return strings.Join(append(kept, note), "\n")
 }
 
-// InteractionResponse is r in Discord's wire form. With withFiles, files are
-// rendered and attached; without, r.NoFiles is added to the content instead.
-func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResponse {
+// InteractionResponse is r in Discord's wire form (wire.go). With
+// withFiles, files are rendered and attached (a card shows them in its
+// media gallery); without, r.NoFiles is added to the text instead.
+func (r Response) InteractionResponse(withFiles bool) *WireResponse {
 	switch r.Kind {
 	case Pong:
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong}
+		return &WireResponse{Type: discordgo.InteractionResponsePong}
 	case Choices:
 		choices := r.Choices
 		if choices == nil {
 			choices = []*discordgo.ApplicationCommandOptionChoice{}
 		}
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-			Data: &discordgo.InteractionResponseData{Choices: choices}}
+		return &WireResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult, Data: &WireMessage{Choices: &choices}}
 	}
-	data := &discordgo.InteractionResponseData{
+	kind := discordgo.InteractionResponseChannelMessageWithSource
+	if r.Kind == Update {
+		kind = discordgo.InteractionResponseUpdateMessage
+	}
+	return &WireResponse{Type: kind, Data: r.message(withFiles)}
+}
+
+// message is r's message body: a card (cardMessage), or classic content.
+func (r Response) message(withFiles bool) *WireMessage {
+	if r.Card && !r.Ephemeral {
+		return r.cardMessage(withFiles)
+	}
+	data := &WireMessage{
 		Content:         r.Content,
 		Components:      r.Components,
 		Embeds:          r.Embeds,
@@ -166,12 +183,9 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 	}
 	switch {
 	case len(r.Files) > 0 && withFiles:
-		for _, f := range r.Files {
-			var buf bytes.Buffer
-			if err := f.Write(&buf); err != nil {
-				continue // the text board is still there
-			}
-			data.Files = append(data.Files, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: &buf})
+		data.Files = renderFiles(r.Files)
+		if len(data.Files) > 0 {
+			data.attachFiles()
 		}
 	case len(r.Files) > 0 && r.NoFiles != "":
 		// The note is whole; the content is cut on a line to make room for
@@ -179,11 +193,21 @@ func (r Response) InteractionResponse(withFiles bool) *discordgo.InteractionResp
 		room := MaxContent - utf8.RuneCountInString(r.NoFiles) - 1
 		data.Content = clipLines(r.Content, cmp.Or(r.More, "…"), room) + "\n" + r.NoFiles
 	}
-	kind := discordgo.InteractionResponseChannelMessageWithSource
-	if r.Kind == Update {
-		kind = discordgo.InteractionResponseUpdateMessage
+	return data
+}
+
+// renderFiles renders files; one that fails is left out (the text board is
+// still there).
+func renderFiles(files []File) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range files {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			continue
+		}
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: &buf})
 	}
-	return &discordgo.InteractionResponse{Type: kind, Data: data}
+	return out
 }
 
 // boardReply is the public message after an accepted action: a headline, the
@@ -198,6 +222,9 @@ func boardReply(w *locales.Speaker, t *table.Table, headline string) Response {
 // reserve (room a note added later needs), with extra (e.g. a move list)
 // after the status if it fits.
 func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reserve int) string {
+	if t.HasEmoji() {
+		return emojiBoardText(w, t, headline, extra, reserve)
+	}
 	g := t.Game()
 	status := withClock(w, t, statusLine(w, t))
 	r := g.Rules()
@@ -270,24 +297,23 @@ func moveList(w *locales.Speaker, t *table.Table, budget int) string {
 	return header + "\n```\n" + strings.Join(lines[len(lines)-shown:], "\n") + "\n```"
 }
 
-// decorate adds what every public message about a table carries: its
-// buttons, and a picture of the board when it was asked for or is too big
-// for text.
-func decorate(w *locales.Speaker, resp Response, t *table.Table, pictureAsked bool) Response {
+// decorate makes a public message about a table what every one is: a card
+// (card.go) coloured for the player to move, with the table's buttons, and
+// a picture of the board when it was asked for, is too big for text, or
+// holds emoji the text cannot show.
+func (b *Bot) decorate(w *locales.Speaker, resp Response, t *table.Table, pictureAsked bool) Response {
 	if t == nil || resp.Ephemeral {
 		return resp
 	}
 	resp.Components = components(w, t)
-	if resp.Components == nil {
-		resp.Components = []discordgo.MessageComponent{} // clear the buttons of a message being updated
-	}
+	resp.Card, resp.Accent = true, accentFor(t)
 	g := t.Game()
-	if g == nil || !pictureAsked && !tooBigForText(g) {
+	if g == nil || !pictureAsked && !tooBigForText(g) && !emojiPicture(t) {
 		return resp
 	}
 	// A copy: the picture may be drawn after the channel's lock is released.
-	snapshot := g.Clone()
-	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return render.PNG(w, snapshot) }}}
+	snapshot, look := g.Clone(), b.look(t.Tokens())
+	resp.Files = []File{{Name: "board.png", ContentType: "image/png", Write: func(w io.Writer) error { return look.PNG(w, snapshot) }}}
 	if pictureAsked {
 		resp.NoFiles = w.Say("status.no_picture", nil)
 		resp.More = w.Say("status.clipped", nil)

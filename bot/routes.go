@@ -31,6 +31,12 @@ const (
 	RouteHistory
 	RouteReplay
 	RouteHelp
+	RouteTournamentNew
+	RouteTournamentJoin
+	RouteTournamentLeave
+	RouteTournamentStart
+	RouteTournamentStandings
+	RoutePuzzle
 
 	ButtonCell
 	ButtonColumn
@@ -39,6 +45,8 @@ const (
 	ButtonHistory
 	ButtonAccept
 	ButtonDecline
+	ButtonPuzzleColumn
+	ButtonPuzzleCell
 
 	routeCount // the number of routes: keep last
 )
@@ -56,7 +64,8 @@ func (r Route) String() string {
 	return "none"
 }
 
-// subcommand is the route's /ttt subcommand name; "" for a button.
+// subcommand is the route's /ttt subcommand name ("tournament new" in a
+// group); "" for a button.
 func (r Route) subcommand() string { return routeTable[r].command }
 
 // tableHandler acts on a channel's table under its lock. cur is the
@@ -69,8 +78,14 @@ type tableHandler func(b *Bot, ctx context.Context, in *Interaction, cur *table.
 // queryHandler answers without touching a channel's table.
 type queryHandler func(b *Bot, ctx context.Context, in *Interaction) (Response, error)
 
+// recordHandler acts on the invoking person's own documents (their puzzle
+// record), not a channel's table. With deliver, the interaction's ID is
+// recorded as handled with the change it makes, and recorded says whether
+// it was (as table.Tables.Deliver does for a table).
+type recordHandler func(b *Bot, ctx context.Context, in *Interaction, deliver bool) (resp Response, recorded bool, err error)
+
 // routeEntry declares one route: a subcommand name or a custom_id pattern,
-// and its handler, which is a table handler or a query handler.
+// and its handler, which is a table, a query or a record handler.
 type routeEntry struct {
 	route   Route
 	command string // the /ttt subcommand; "" for a button
@@ -80,6 +95,7 @@ type routeEntry struct {
 	button string
 	table  tableHandler
 	query  queryHandler
+	record recordHandler
 }
 
 // routeTable is everything /ttt answers, in one table, indexed by Route.
@@ -114,15 +130,27 @@ func init() {
 		RouteHistory:     {route: RouteHistory, command: "history", query: (*Bot).history},
 		RouteReplay:      {route: RouteReplay, command: "replay", query: (*Bot).replay},
 		RouteHelp:        {route: RouteHelp, command: "help", query: (*Bot).help},
-		ButtonCell:       {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
-		ButtonColumn:     {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
-		ButtonJoin:       {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
-		ButtonRematch:    {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
+		// The tournament group: each acts on the channel's tournament
+		// document (tournament.go), not on a table.
+		RouteTournamentNew:       {route: RouteTournamentNew, command: "tournament new", query: (*Bot).tournamentNew},
+		RouteTournamentJoin:      {route: RouteTournamentJoin, command: "tournament join", query: (*Bot).tournamentJoin},
+		RouteTournamentLeave:     {route: RouteTournamentLeave, command: "tournament leave", query: (*Bot).tournamentLeave},
+		RouteTournamentStart:     {route: RouteTournamentStart, command: "tournament start", query: (*Bot).tournamentStart},
+		RouteTournamentStandings: {route: RouteTournamentStandings, command: "tournament standings", query: (*Bot).tournamentStandings},
+		ButtonCell:               {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
+		ButtonColumn:             {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},
+		ButtonJoin:               {route: ButtonJoin, button: "ttt:join:{game int}", table: (*Bot).clickJoin},
+		ButtonRematch:            {route: ButtonRematch, button: "ttt:rematch:{game int}", table: (*Bot).clickRematch},
+		RoutePuzzle:              {route: RoutePuzzle, command: "puzzle", record: (*Bot).puzzle},
 		// A page of /ttt history: whose, and how many games to skip.
 		ButtonHistory: {route: ButtonHistory, button: "ttt:hist:{user}:{offset int}", query: (*Bot).clickHistory},
 		// An answer to the challenge that opened the channel's game number game.
 		ButtonAccept:  {route: ButtonAccept, button: "ttt:accept:{game int}", table: (*Bot).clickAccept},
 		ButtonDecline: {route: ButtonDecline, button: "ttt:decline:{game int}", table: (*Bot).clickDecline},
+		// A move in the presser's puzzle try number try, drawn after ply
+		// moves of it (puzzle.go): a column under gravity, else a cell.
+		ButtonPuzzleColumn: {route: ButtonPuzzleColumn, button: "ttt:pzcol:{try int}:{ply int}:{col int}", record: (*Bot).clickPuzzleColumn},
+		ButtonPuzzleCell:   {route: ButtonPuzzleCell, button: "ttt:pzcell:{try int}:{ply int}:{row int}:{col int}", record: (*Bot).clickPuzzleCell},
 	}
 	for _, e := range routeTable {
 		if e.command != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -11,6 +12,7 @@ import (
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/table"
+	"github.com/tttbot/tttbot/tournament"
 )
 
 // Longest option values Discord accepts from a user.
@@ -44,7 +46,16 @@ const (
 	optScope    = "scope"  // leaderboard: this server or everywhere
 	optGame     = "game"   // replay: a game id from history
 	optThread   = "thread" // new: open the game in a new thread
+	optFormat   = "format" // tournament new: round-robin, swiss or knockout
+	optRounds   = "rounds" // tournament new: a swiss tournament's rounds
+	optSize     = "size"   // tournament new: the most players
+	// puzzle: how hard (puzzle.Difficulty); none asks for the daily puzzle.
+	// (Its kind: is a puzzle.Kind.)
+	optDifficulty = "difficulty"
 )
+
+// groupTournament is the subcommand group of the tournament routes.
+const groupTournament = "tournament"
 
 // Values of the leaderboard's scope option.
 const (
@@ -125,8 +136,57 @@ func command() *discordgo.ApplicationCommand {
 			sub(RouteReplay,
 				strOpt(optGame, 1, maxGameIDLength)),
 			sub(RouteHelp),
+			group(groupTournament,
+				sub(RouteTournamentNew,
+					required(choiceOpt(optFormat, names(tournamentFormats)...)),
+					intOpt(optRows, game.MinSize, game.MaxSize),
+					intOpt(optColumns, game.MinSize, game.MaxSize),
+					intOpt(optWin, game.MinWin, game.MaxWin),
+					boolOpt(optGravity),
+					clockOpt(),
+					intOpt(optRounds, 1, tournament.MaxPlayers),
+					intOpt(optSize, tournament.MinPlayers, tournament.MaxPlayers)),
+				sub(RouteTournamentJoin),
+				sub(RouteTournamentLeave),
+				sub(RouteTournamentStart),
+				sub(RouteTournamentStandings)),
+			sub(RoutePuzzle,
+				choiceOpt(optKind, puzzleKindNames()...),
+				choiceOpt(optDifficulty, puzzleDifficultyNames()...)),
 		},
 	}
+}
+
+// group is a subcommand group of subs, whose routes' names are "<name>
+// <sub>" ("tournament new"): Discord shows /ttt tournament new.
+func group(name string, subs ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	for _, s := range subs {
+		s.Name = strings.TrimPrefix(s.Name, name+" ")
+	}
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: name, Options: subs}
+}
+
+// subcommand is one subcommand of the schema with its route's name:
+// "new", or "tournament new" inside a group.
+type subcommand struct {
+	name string
+	opt  *discordgo.ApplicationCommandOption
+}
+
+// subcommands lists cmd's subcommands, those of its groups included, in
+// the schema's order.
+func subcommands(cmd *discordgo.ApplicationCommand) []subcommand {
+	var out []subcommand
+	for _, o := range cmd.Options {
+		if o.Type != discordgo.ApplicationCommandOptionSubCommandGroup {
+			out = append(out, subcommand{o.Name, o})
+			continue
+		}
+		for _, s := range o.Options {
+			out = append(out, subcommand{o.Name + " " + s.Name, s})
+		}
+	}
+	return out
 }
 
 // sub is route r's subcommand, named by its routeTable entry: the one place
@@ -153,6 +213,12 @@ func choiceOpt(name string, values ...string) *discordgo.ApplicationCommandOptio
 	for _, v := range values {
 		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
 	}
+	return o
+}
+
+// required marks o as one Discord asks for before sending the command.
+func required(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	o.Required = true
 	return o
 }
 

@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -23,6 +24,8 @@ const (
 //	command.<sub>.description                  a subcommand
 //	command.<sub>.<option>.description         an option
 //	command.<sub>.<option>.choice.<value>      a choice's name
+//
+// A group's subcommands are under the group's: command.tournament.new.format.description.
 func descriptionKey(path ...string) string {
 	key := "command"
 	for _, p := range path {
@@ -47,12 +50,19 @@ func localize(c *locales.Catalog, log *slog.Logger, cmd *discordgo.ApplicationCo
 	var top map[discordgo.Locale]string
 	cmd.Description, top = lz.texts(descriptionKey(), maxDescription)
 	cmd.DescriptionLocalizations = &top
-	for _, sub := range cmd.Options {
-		sub.Description, sub.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name), maxDescription)
-		for _, o := range sub.Options {
-			o.Description, o.DescriptionLocalizations = lz.texts(descriptionKey(sub.Name, o.Name), maxDescription)
+	for _, o := range cmd.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			o.Description, o.DescriptionLocalizations = lz.texts(descriptionKey(o.Name), maxDescription)
+		}
+	}
+	for _, sub := range subcommands(cmd) {
+		path := strings.Fields(sub.name) // a group's subcommand: its keys are under the group's
+		s := sub.opt
+		s.Description, s.DescriptionLocalizations = lz.texts(descriptionKey(path...), maxDescription)
+		for _, o := range s.Options {
+			o.Description, o.DescriptionLocalizations = lz.texts(descriptionKey(append(path, o.Name)...), maxDescription)
 			for _, ch := range o.Choices {
-				ch.Name, ch.NameLocalizations = lz.texts(choiceKey(sub.Name, o.Name, ch.Value), maxChoiceName)
+				ch.Name, ch.NameLocalizations = lz.texts(choiceKey(strings.Join(path, "."), o.Name, ch.Value), maxChoiceName)
 			}
 		}
 	}

@@ -72,11 +72,18 @@ func TestSchemaLocalizations(t *testing.T) {
 		t.Error("/ttt has localized names: names are the contract")
 	}
 	check("/ttt", cmd.Description, *cmd.DescriptionLocalizations, maxDescription)
-	for _, sub := range cmd.Options {
-		name(sub.Name, sub.Name)
-		check(sub.Name, sub.Description, sub.DescriptionLocalizations, maxDescription)
+	for _, o := range cmd.Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			name(o.Name, o.Name)
+			check(o.Name, o.Description, o.DescriptionLocalizations, maxDescription)
+		}
+	}
+	for _, s := range subcommands(cmd) {
+		sub := s.opt
+		name(s.name, sub.Name)
+		check(s.name, sub.Description, sub.DescriptionLocalizations, maxDescription)
 		if len(sub.NameLocalizations) > 0 {
-			t.Errorf("%s has localized names", sub.Name)
+			t.Errorf("%s has localized names", s.name)
 		}
 		for _, o := range sub.Options {
 			what := sub.Name + " " + o.Name

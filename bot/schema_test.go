@@ -13,7 +13,9 @@ import (
 
 	"github.com/tttbot/tttbot/bot/locales"
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/puzzle"
 	"github.com/tttbot/tttbot/table"
+	"github.com/tttbot/tttbot/tournament"
 )
 
 // TestSchemaMatchesDesign pins the /ttt contract (docs/architecture.md): subcommands,
@@ -35,8 +37,15 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		"history":     {"user": user},
 		"replay":      {"game": str},
 		"help":        {},
+		"tournament new": {"format": str, "rows": integer, "columns": integer, "win": integer, "gravity": boolean, "clock": integer,
+			"rounds": integer, "size": integer},
+		"tournament join":      {},
+		"tournament leave":     {},
+		"tournament start":     {},
+		"tournament standings": {},
+		"puzzle":               {"kind": str, "difficulty": str},
 	}
-	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}}
+	bounds := map[string][2]float64{"rows": {3, 100}, "columns": {3, 100}, "win": {3, 25}, "players": {2, 10}, "rounds": {1, 64}, "size": {3, 64}}
 	// A choice list is every value of the type it names, in the type's
 	// order, each read back by the parser its handler uses as the value it
 	// names (readBack returns the value written as the choice is, and
@@ -66,6 +75,18 @@ func TestSchemaMatchesDesign(t *testing.T) {
 			return strconv.Itoa(n), err == nil && table.ValidClock(time.Duration(n)*time.Second) == nil
 		}},
 		"scope": {[]string{"server", "everywhere"}, func(v string) (string, bool) { return v, v == scopeServer || v == scopeEverywhere }},
+		"format": {[]string{"round-robin", "swiss", "knockout"}, func(v string) (string, bool) {
+			_, err := tournament.New(tournament.Format(v), 0, 0)
+			return v, err == nil
+		}},
+		// puzzle's kind: is a puzzle's kind, not a game's (choices are
+		// looked up by "<subcommand> <option>" first).
+		"puzzle kind": {[]string{"connect4", "classic"}, func(v string) (string, bool) {
+			return v, slices.Contains(puzzle.Kinds(), puzzle.Kind(v))
+		}},
+		"difficulty": {[]string{"easy", "medium", "hard"}, func(v string) (string, bool) {
+			return v, slices.Contains(puzzle.Difficulties(), puzzle.Difficulty(v))
+		}},
 	}
 
 	cmds := Commands()
@@ -78,8 +99,15 @@ func TestSchemaMatchesDesign(t *testing.T) {
 		}
 	}
 	checkText("/ttt", cmds[0].Description)
+	for _, o := range cmds[0].Options {
+		if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+			checkText(o.Name, o.Description)
+		}
+	}
 	seen := map[string]bool{}
-	for _, sub := range cmds[0].Options {
+	for _, s := range subcommands(cmds[0]) {
+		sub := *s.opt
+		sub.Name = s.name
 		seen[sub.Name] = true
 		checkText(sub.Name, sub.Description)
 		opts, ok := want[sub.Name]
@@ -98,7 +126,11 @@ func TestSchemaMatchesDesign(t *testing.T) {
 			if b, ok := bounds[o.Name]; ok && (o.MinValue == nil || *o.MinValue != b[0] || o.MaxValue != b[1]) {
 				t.Errorf("%s %s bounds %v–%v, want %v", sub.Name, o.Name, o.MinValue, o.MaxValue, b)
 			}
-			if c, ok := choices[o.Name]; ok {
+			c, ok := choices[sub.Name+" "+o.Name]
+			if !ok {
+				c, ok = choices[o.Name]
+			}
+			if ok {
 				var got []string
 				for _, ch := range o.Choices {
 					v := fmt.Sprint(ch.Value)
@@ -127,10 +159,10 @@ func TestSchemaMatchesDesign(t *testing.T) {
 // goes unrouted.
 func TestSchemaHasEveryCommandRoute(t *testing.T) {
 	registered := map[string]int{}
-	for _, sub := range command().Options {
-		registered[sub.Name]++
-		if _, ok := commandRoutes[sub.Name]; !ok {
-			t.Errorf("subcommand %q has no route", sub.Name)
+	for _, sub := range subcommands(command()) {
+		registered[sub.name]++
+		if _, ok := commandRoutes[sub.name]; !ok {
+			t.Errorf("subcommand %q has no route", sub.name)
 		}
 	}
 	for _, e := range routeTable {
@@ -162,9 +194,9 @@ func TestRefusalsNameEveryChoice(t *testing.T) {
 // choiceValues are the values of route r's option's choices.
 func choiceValues(t *testing.T, r Route, option string) []string {
 	t.Helper()
-	for _, sub := range command().Options {
-		for _, o := range sub.Options {
-			if sub.Name == r.subcommand() && o.Name == option {
+	for _, sub := range subcommands(command()) {
+		for _, o := range sub.opt.Options {
+			if sub.name == r.subcommand() && o.Name == option {
 				var values []string
 				for _, ch := range o.Choices {
 					values = append(values, fmt.Sprint(ch.Value))

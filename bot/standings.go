@@ -13,7 +13,10 @@ import (
 const leaderboardSize = 10
 
 // stats is a player's record in this server, then their rating in each kind
-// of game they have rated games in: in this server, and everywhere.
+// of game they have rated games in: in this server, and everywhere; then,
+// once they have finished a counted puzzle try, their puzzles: solves,
+// daily streak (current and best) and puzzle rating, which are the same
+// everywhere.
 func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 	w := in.Public
 	user, err := in.UserOrCaller(optUser)
@@ -39,6 +42,14 @@ func (b *Bot) stats(ctx context.Context, in *Interaction) (Response, error) {
 			lines = append(lines, w.Say(key, locales.Data{"Kind": kindName(w, r.Kind), "Rating": r.Display(),
 				"Games": r.Games, "GamesWord": w.SayN("stats.rated_games", r.Games, nil)}))
 		}
+	}
+	puzzles, err := b.puzzles.Load(ctx, user)
+	if err != nil {
+		return Response{}, err
+	}
+	if puzzles.Rated > 0 {
+		lines = append(lines, w.Say("stats.puzzles", locales.Data{"Solved": puzzles.Solved,
+			"Streak": puzzles.CurrentStreak(b.tables.Now()), "Best": puzzles.Best, "Rating": puzzles.RatingFigure()}))
 	}
 	return public(strings.Join(lines, "\n")), nil
 }

@@ -32,8 +32,9 @@ type Threads interface {
 	// parent, archived by Discord after autoArchive idle minutes, and
 	// returns its ID.
 	StartThread(ctx context.Context, parent, name string, threadType, autoArchive int) (string, error)
-	// PostMessage posts msg in channel and returns its ID.
-	PostMessage(ctx context.Context, channel string, msg *discordgo.MessageSend) (string, error)
+	// PostMessage posts a message in channel and returns its ID: body is
+	// its JSON (a WireMessage), files the files its attachments list names.
+	PostMessage(ctx context.Context, channel string, body []byte, files []*discordgo.File) (string, error)
 	// ArchiveThread archives a thread.
 	ArchiveThread(ctx context.Context, thread string) error
 	// DeleteThread deletes a thread and what was posted in it.
@@ -195,13 +196,13 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction, id string, deli
 		in, resp, outcome := b.refused(ctx, in, err)
 		return in, resp, outcome, false
 	}
-	resp := decorate(in.Public, r, t, false)
+	resp := b.decorate(in.Public, r, t, false)
 	parent := in.Channel
 	thread, err := b.startThread(ctx, parent, threadName(in.Public, t, in.Name))
 	if err != nil {
 		return b.threadFailed(ctx, in, "", err)
 	}
-	message, err := b.threads.PostMessage(ctx, thread, messageOf(resp))
+	message, err := b.post(ctx, thread, resp)
 	if err != nil {
 		return b.threadFailed(ctx, in, thread, err)
 	}
@@ -334,13 +335,18 @@ func plainName(s string) string {
 // channelMention is how Discord shows a link to a channel.
 func channelMention(id string) string { return "<#" + id + ">" }
 
-// messageOf is a public reply as a message the bot posts itself.
-func messageOf(resp Response) *discordgo.MessageSend {
-	data := resp.InteractionResponse(true).Data
-	return &discordgo.MessageSend{Content: data.Content, Components: data.Components, AllowedMentions: data.AllowedMentions, Files: data.Files}
-}
-
 // archiveThread is table's ArchiveFunc: Discord archives the thread.
 func (b *Bot) archiveThread(ctx context.Context, thread string) error {
 	return b.threads.ArchiveThread(ctx, thread)
+}
+
+// post posts resp as a new message in channel (a thread, or a tournament's
+// channel) with the bot token, files attached, and returns its ID.
+func (b *Bot) post(ctx context.Context, channel string, resp Response) (string, error) {
+	msg := resp.message(true)
+	body, err := msg.JSON()
+	if err != nil {
+		return "", err
+	}
+	return b.threads.PostMessage(ctx, channel, body, msg.Files)
 }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,7 +88,7 @@ func (h *harness) newestThread(tb testing.TB) string {
 // the last line: each call and Discord's answer, a thread's start with its
 // body, a message posted with its content and buttons (which become the
 // newest board, for clicks).
-func (h *harness) discordCalls(board **discordgo.InteractionResponse) string {
+func (h *harness) discordCalls(board **WireResponse) string {
 	if h.discord == nil {
 		return ""
 	}
@@ -99,14 +98,15 @@ func (h *harness) discordCalls(board **discordgo.InteractionResponse) string {
 		fmt.Fprintf(&sb, "< discord %s %s → %d", r.Method, path, r.Status)
 		switch {
 		case r.Method == "POST" && strings.HasSuffix(path, "/messages") && r.Status == 200:
-			resp := postedMessage(r.Body)
-			if len(resp.Data.Components) > 0 {
+			resp := &WireResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: decodeMessage(r.Body)}
+			if len(replyButtons(resp)) > 0 {
 				*board = resp
 			}
-			sb.WriteString("\n" + transcribe(resp))
+			var files []string
 			for name := range r.Files {
-				fmt.Fprintf(&sb, "  file %s\n", name)
+				files = append(files, name)
 			}
+			sb.WriteString("\n" + transcribeMessage("message, public", resp.Data, files))
 		case len(r.Body) > 0:
 			fmt.Fprintf(&sb, " %s\n", r.Body)
 		default:
@@ -114,34 +114,6 @@ func (h *harness) discordCalls(board **discordgo.InteractionResponse) string {
 		}
 	}
 	return sb.String()
-}
-
-// postedMessage reads a message the bot posted as the reply it would have
-// been, for transcribe and findButton.
-func postedMessage(body []byte) *discordgo.InteractionResponse {
-	var m discordgo.Message // decodes components by their type
-	json.Unmarshal(body, &m)
-	var am struct {
-		AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
-	}
-	json.Unmarshal(body, &am)
-	// Decoded rows and buttons are pointers; the bot's replies hold values.
-	var rows []discordgo.MessageComponent
-	for _, c := range m.Components {
-		r, ok := c.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		row := discordgo.ActionsRow{}
-		for _, b := range r.Components {
-			if b, ok := b.(*discordgo.Button); ok {
-				row.Components = append(row.Components, *b)
-			}
-		}
-		rows = append(rows, row)
-	}
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: m.Content, Components: rows, AllowedMentions: am.AllowedMentions}}
 }
 
 // TestThreadsPlayLikeChannels: a thread's ID keys its game, so commands,
@@ -400,7 +372,7 @@ func TestThreadWithDelivery(t *testing.T) {
 			fake := h.withThreads(t)
 			// As bot/httpapi serves: a delivery no save recorded is
 			// remembered once ServeOnce returns.
-			serve := func(id, user string) *discordgo.InteractionResponse {
+			serve := func(id, user string) *WireResponse {
 				fields := commandFields(channel, user, "new", 0, nil)
 				fields["ID"] = id
 				resp, recorded := h.bot.ServeOnce(t.Context(), interaction(t, "command.json", fields))

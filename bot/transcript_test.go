@@ -27,6 +27,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // Script lines ("#" starts a comment):
 //
 //	alice /new rows=4 opponent=@bob   a subcommand with options (ints, bools and @users by option name)
+//	alice /tournament new format=swiss   a subcommand of a group
 //	bob click 1:1                     the newest board's button whose custom_id ends with ":1:1", or whose label is the word
 //	keep first                        remember the newest board's buttons as "first"
 //	bob click first 0:1               click a remembered board's button (a stale click)
@@ -46,6 +47,10 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 //	app_permissions 0                 the bot's permissions in the channel from here on (default: all it needs)
 //	install user                      the app is installed to the user only (install server: back)
 //	scheduler                         the scheduler's pass (clocks and threads' archiving), and what it did
+//	cdn                               custom emoji pictures come from a fake CDN (emoji_test.go) from here on
+//	picture connect4                  the newest reply's PNG is testdata/connect4.png, pixel for pixel (-update writes it)
+//	alice click solution              on alice's newest puzzle message: the main line's next move (puzzle_test.go)
+//	alice click wrong                 on alice's newest puzzle message: a first move other than the solution's
 //
 // Board messages edited when a clock ran out (by the scheduler, or by an
 // action that found it first) follow the line that caused them.
@@ -71,22 +76,23 @@ func TestTranscripts(t *testing.T) {
 }
 
 // scriptUsers are the names scripts use; mod may manage messages.
-var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, "dave": "800000000000000004", "mod": mod}
+var scriptUsers = map[string]string{"alice": alice, "bob": bob, "carol": carol, "dave": "800000000000000004", "erin": "800000000000000005", "mod": mod}
 
 // Option kinds by name, so a script writes values as a user types them.
 var (
-	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock}
+	intOptions  = []string{optRows, optColumns, optWin, optPlayers, optClock, optRounds, optSize}
 	boolOptions = []string{optGravity, optImage, optThread}
 	userOptions = []string{optOpponent, optUser}
 )
 
 func (h *harness) play(t *testing.T, script string) string {
 	var out strings.Builder
-	var board *discordgo.InteractionResponse // the newest reply with buttons
-	kept := map[string]*discordgo.InteractionResponse{}
+	var board *WireResponse // the newest reply with buttons
+	kept := map[string]*WireResponse{}
 	guildLocale := "en-US"
 	var appPermissions string
 	userInstall := false
+	var picture []byte // the newest reply's PNG
 	for n, line := range strings.Split(script, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -117,6 +123,8 @@ func (h *harness) play(t *testing.T, script string) string {
 			continue
 		case "scheduler":
 			applied := h.expire()
+			h.tables.Wait()
+			h.bot.Wait() // what the pass left to the background (a tournament's work)
 			fmt.Fprintf(&out, "> %s\n%s%s\n", line, strings.Replace(applied, "clocks ran out", "due applied", 1), h.discordCalls(&board))
 			continue
 		case "discord":
@@ -133,6 +141,14 @@ func (h *harness) play(t *testing.T, script string) string {
 			userInstall = f[1] == "user"
 			fmt.Fprintf(&out, "> %s\n\n", line)
 			continue
+		case "cdn": // emoji_test.go: custom emoji pictures from a fake CDN
+			h.fakeCDN(t)
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
+		case "picture": // the newest picture, against testdata/NAME.png
+			checkPicture(t, f[1], picture)
+			fmt.Fprintf(&out, "> %s\n\n", line)
+			continue
 		}
 		who, locale, _ := strings.Cut(f[0], ":")
 		who, place, _ := strings.Cut(who, "@")
@@ -146,8 +162,12 @@ func (h *harness) play(t *testing.T, script string) string {
 		var i *discordgo.Interaction
 		switch {
 		case strings.HasPrefix(f[1], "/"):
+			sub, args := strings.TrimPrefix(f[1], "/"), f[2:]
+			if sub == groupTournament && len(args) > 0 {
+				sub, args = sub+" "+args[0], args[1:]
+			}
 			var opts []option
-			for _, kv := range f[2:] {
+			for _, kv := range args {
 				k, v, _ := strings.Cut(kv, "=")
 				switch {
 				case slices.Contains(intOptions, k):
@@ -175,7 +195,8 @@ func (h *harness) play(t *testing.T, script string) string {
 			if f[0] == "mod" {
 				perms = discordgo.PermissionManageMessages
 			}
-			fields := commandFields(channel, user, strings.TrimPrefix(f[1], "/"), perms, opts)
+			fields := commandFields(channel, user, sub, perms, opts)
+			fields["ID"] = scriptInteractionID(n)
 			fields["Locale"], fields["GuildLocale"] = locale, guildLocale
 			fields["AppPermissions"], fields["UserInstallOnly"] = appPermissions, userInstall
 			file := "command.json"
@@ -194,13 +215,16 @@ func (h *harness) play(t *testing.T, script string) string {
 				from = kept[f[2]]
 			}
 			id := want
+			if f[1] == "click" && (want == "solution" || want == "wrong") {
+				want = h.puzzleMove(t, user, from, want == "solution")
+			}
 			if f[1] == "click" {
 				id = findButton(from, want)
 				if id == "" {
 					fail("no button %q on the board", want)
 				}
 			}
-			fields := map[string]any{"ID": "1", "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
+			fields := map[string]any{"ID": scriptInteractionID(n), "Guild": guild, "Channel": channel, "User": user, "CustomID": id, "Locale": locale, "GuildLocale": guildLocale}
 			file := "component.json"
 			switch place {
 			case "thread":
@@ -216,7 +240,10 @@ func (h *harness) play(t *testing.T, script string) string {
 		}
 		resp := h.bot.Handle(context.Background(), i)
 		checkReply(t, resp)
-		if resp.Data != nil && len(resp.Data.Components) > 0 {
+		if p := pictureOf(t, resp); p != nil {
+			picture = p
+		}
+		if len(replyButtons(resp)) > 0 {
 			board = resp
 		}
 		h.tables.Wait()
@@ -225,6 +252,11 @@ func (h *harness) play(t *testing.T, script string) string {
 	}
 	return out.String()
 }
+
+// scriptInteractionID is the ID of the interaction on script line n (from
+// 0): each its own, as Discord's are (a puzzle record refuses an ID it has
+// applied before).
+func scriptInteractionID(n int) string { return strconv.Itoa(1190000000000000000 + n) }
 
 // groupDM is the channel of a DM (or group DM) between script users, where
 // the app is installed to their accounts.
@@ -235,24 +267,18 @@ func botDM(user string) string { return "94" + user[2:] }
 
 // findButton returns the custom_id of resp's button labelled want or whose
 // custom_id ends with ":"+want.
-func findButton(resp *discordgo.InteractionResponse, want string) string {
-	if resp == nil {
-		return ""
-	}
-	for _, row := range resp.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
-			if b.Label == want || strings.HasSuffix(b.CustomID, ":"+want) {
-				return b.CustomID
-			}
+func findButton(resp *WireResponse, want string) string {
+	for _, b := range replyButtons(resp) {
+		if b.Label == want || strings.HasSuffix(b.CustomID, ":"+want) {
+			return b.CustomID
 		}
 	}
 	return ""
 }
 
-// transcribe writes a reply as a reviewer reads it: its kind, who sees it
-// and who it pings, the exact content, its buttons and its files.
-func transcribe(resp *discordgo.InteractionResponse) string {
+// transcribe writes a reply as a reviewer reads it (transcribeMessage):
+// its kind and who sees it first.
+func transcribe(resp *WireResponse) string {
 	kinds := map[discordgo.InteractionResponseType]string{
 		discordgo.InteractionResponseChannelMessageWithSource: "message",
 		discordgo.InteractionResponseUpdateMessage:            "update",
@@ -262,25 +288,9 @@ func transcribe(resp *discordgo.InteractionResponse) string {
 	if d.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		seen = "ephemeral"
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "< %s, %s, pings %v\n%s\n", kinds[resp.Type], seen, d.AllowedMentions.Users, d.Content)
-	for _, e := range d.Embeds {
-		fmt.Fprintf(&sb, "  embed:\n%s\n", e.Description)
-	}
-	for _, row := range d.Components {
-		var cells []string
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
-			label := strings.ReplaceAll(b.Label, emptyCellLabel, "_")
-			if b.Disabled {
-				label = "(" + label + ")"
-			}
-			cells = append(cells, label+" "+b.CustomID)
-		}
-		fmt.Fprintf(&sb, "  [ %s ]\n", strings.Join(cells, " | "))
-	}
+	var files []string
 	for _, f := range d.Files {
-		fmt.Fprintf(&sb, "  file %s (%s)\n", f.Name, f.ContentType)
+		files = append(files, fmt.Sprintf("%s (%s)", f.Name, f.ContentType))
 	}
-	return sb.String()
+	return transcribeMessage(kinds[resp.Type]+", "+seen, d, files)
 }

@@ -44,7 +44,7 @@ func newHarnessWords(tb testing.TB, words *locales.Catalog) *harness {
 
 // command sends /ttt sub from user with the given client and server
 // locales, in a guild channel, or with guildLocale "dm" in a group DM.
-func (h *harness) command(ch, user, locale, guildLocale, sub string, opts ...option) *discordgo.InteractionResponse {
+func (h *harness) command(ch, user, locale, guildLocale, sub string, opts ...option) *WireResponse {
 	h.tb.Helper()
 	fields := commandFields(ch, user, sub, 0, opts)
 	fields["Locale"], fields["GuildLocale"] = locale, guildLocale
@@ -225,8 +225,8 @@ func TestWording(t *testing.T) {
 		publicText(t, h.as(alice, "move", opt("position", "4")))
 		resp := h.as(bob, "move", opt("position", "4"))
 		refused(t, resp, "empty cells show their number")
-		if strings.Contains(resp.Data.Content, "shown as") {
-			t.Errorf("numbered board: %q", resp.Data.Content)
+		if strings.Contains(replyText(resp), "shown as") {
+			t.Errorf("numbered board: %q", replyText(resp))
 		}
 	})
 	t.Run("AutocompleteForgetsAnIdleGame", func(t *testing.T) {
@@ -234,7 +234,7 @@ func TestWording(t *testing.T) {
 		h.challenge(t, channel, alice, bob, opt("rows", 9), opt("columns", 9))
 		ac := func() int {
 			i := interaction(t, "autocomplete.json", map[string]any{"Guild": guild, "Channel": channel, "User": alice, "Permissions": "0", "Typed": ""})
-			return len(h.bot.Handle(context.Background(), i).Data.Choices)
+			return len(*h.bot.Handle(context.Background(), i).Data.Choices)
 		}
 		if ac() == 0 {
 			t.Fatal("no suggestions for a running game")
@@ -309,12 +309,12 @@ var markup = []string{"<@", "@everyone", "@here", "http", "||", "# ", "**bold", 
 func TestUserTextStaysCode(t *testing.T) {
 	h := newHarness(t)
 	for _, text := range hostile {
-		replies := map[string]*discordgo.InteractionResponse{
+		replies := map[string]*WireResponse{
 			"check": h.as(alice, "check", opt("board", text)),
 			"token": h.as(alice, "new", opt("token", text)),
 		}
 		for name, resp := range replies {
-			content := resp.Data.Content
+			content := replyText(resp)
 			checkReply(t, resp)
 			outside := outsideCode(content)
 			for _, m := range markup {
@@ -348,7 +348,7 @@ func TestPictureNoteFits(t *testing.T) {
 	h.challenge(t, channel, alice, bob, opt("rows", 100), opt("columns", 100), opt("win", 5))
 	i := interaction(t, "command.json", commandFields(channel, alice, "board", 0, []option{opt("image", true)}))
 	resp := h.bot.Serve(context.Background(), i).InteractionResponse(false)
-	content := resp.Data.Content
+	content := replyText(resp)
 	note := locales.English().Say("status.no_picture", nil)
 	if n := len([]rune(content)); n > MaxContent || !strings.HasSuffix(content, "\n"+note) {
 		t.Fatalf("%d characters, ending %q", n, content[max(0, len(content)-120):])

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/rivo/uniseg"
 	"strings"
 	"testing"
 )
@@ -152,6 +153,35 @@ func TestPlayEndsCleanlyOnEndOfInput(t *testing.T) {
 	}
 }
 
+// TestPlayWithEmoji: an emoji token plays, and with it every cell is two
+// columns wide so the board's columns line up.
+func TestPlayWithEmoji(t *testing.T) {
+	in := session("3", "4", "3", "2", "🦊", "o", "F", "Y", "0", "1", "0", "1", "0", "N")
+	var out bytes.Buffer
+	if err := Play(in, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"Player 🦊, what column", "Player 🦊 Won!", "  0  1  2  3\n", "*🦊*", " 🦊  O  .  .\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if strings.ContainsAny(line, "🦊O") && strings.HasPrefix(line, " ") && uniseg.StringWidth(line) > len("  0  1  2  3")+1 {
+			t.Errorf("line %q is wider than the header", line)
+		}
+	}
+	in = session("3", "3", "3", "2", "<:blob:123>", "🦊", "O", "F", "N")
+	out.Reset()
+	if err := Play(in, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "a terminal cannot show") {
+		t.Errorf("a custom emoji was not refused:\n%s", out.String())
+	}
+}
+
 func TestVerify(t *testing.T) {
 	tests := []struct {
 		name string
@@ -173,6 +203,11 @@ func TestVerify(t *testing.T) {
 		{"RepeatedToken", []string{"--tokens", "Xx"}, "X../.../...\n", "", 2},
 		{"BlankLine", nil, "XO./.../...\n\nX../.../...\n", "No Winner Yet - Game Incomplete\n", 2},
 		{"SpacesOnlyLine", nil, "   \r\n", "", 2},
+		{"EmojiTokens", []string{"--tokens", "🦊O"}, "🦊🦊🦊/OO./...\n🦊O./.../...\n🦊🐱./.../...\nOO🦊/.../...\n",
+			"The Winner is 🦊\nNo Winner Yet - Game Incomplete\nInvalid Values: \"🐱\" at 0,1 is neither . nor one of 🦊O\nInvalid Values: O has 2 tokens, more than 🦊's 1 before it in turn order\n", 0},
+		{"EmojiWithoutSelector", []string{"--tokens", "❤️O", "--gravity"}, "❤../.../O..\n", "Invalid Values: ❤️ at 0,0 floats over an empty cell\n", 0},
+		{"EmojiRowsCountClusters", []string{"--tokens", "👨\u200D👩\u200D👧O"}, "👨\u200D👩\u200D👧O./.../..\n", "Invalid Values: row 2 has 2 cells, row 0 has 3\n", 0},
+		{"RepeatedEmoji", []string{"--tokens", "❤❤️"}, "", "", 2},
 		{"TenPlayers", []string{"--tokens", "XOABCDEFGH"}, "XOABCDEFGH/........../........../........../........../........../........../........../........../..........\n", "No Winner Yet - Game Incomplete\n", 0},
 	}
 	for _, tt := range tests {

@@ -34,64 +34,70 @@ func Play(in io.Reader, out io.Writer) error {
 
 // playOne sets up one game from the players' answers and plays it out.
 func playOne(p *prompter) error {
-	g, err := setup(p)
+	g, tokens, err := setup(p)
 	if err != nil {
 		return err
 	}
+	look := terminalLook(tokens)
 	for !g.Over() {
 		fmt.Fprintln(p.out)
-		if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+		if err := look.Text(p.out, g, render.Whole(g.Rules())); err != nil {
 			return err
 		}
-		if err := turn(p, g); err != nil {
+		if err := turn(p, g, tokens); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintln(p.out)
-	if err := render.Text(p.out, g, render.Whole(g.Rules())); err != nil {
+	if err := look.Text(p.out, g, render.Whole(g.Rules())); err != nil {
 		return err
 	}
 	if g.State() == game.Won {
-		fmt.Fprintf(p.out, "Player %c Won!\n", g.Token(g.Winner()))
+		fmt.Fprintf(p.out, "Player %s Won!\n", tokens[g.Winner()])
 	} else {
 		fmt.Fprintln(p.out, "The game is a tie: the board is full and nobody won.")
 	}
 	return nil
 }
 
-func setup(p *prompter) (*game.Game, error) {
+// setup asks for the rules and tokens and starts the game; tokens are the
+// players' tokens as typed (a character or a Unicode emoji), which the
+// engine knows by stand-in runes (token.Runes).
+func setup(p *prompter) (*game.Game, []string, error) {
 	var r game.Rules
 	var err error
 	if r.Rows, err = p.askInt("How many rows should be on the board?", game.MinSize, game.MaxSize); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Cols, err = p.askInt("How many columns should be on the board?", game.MinSize, game.MaxSize); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Win, err = p.askInt("How many in a row to win?", game.MinWin, min(game.MaxWin, r.Rows, r.Cols)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Players, err = p.askInt("How many players?", game.MinPlayers, game.MaxPlayers); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	tokens := make([]rune, 0, r.Players)
+	tokens := make([]string, 0, r.Players)
 	for i := 1; i <= r.Players; i++ {
 		err := p.ask(fmt.Sprintf("Enter the character to represent player %d", i), func(a string) string {
 			t, err := token.Parse(a, r, tokens)
 			var te *token.Error
 			switch {
 			case errors.As(err, &te) && te.Rule == token.NotTaken:
-				return fmt.Sprintf("%c is already taken as a player token! Try %c.", te.Clash, te.Suggest)
+				return fmt.Sprintf("%s is already taken as a player token! Try %s.", te.Clash, te.Suggest)
 			case errors.As(err, &te):
-				return fmt.Sprintf("That token doesn't work: %q %s (%s). Try %c.", a, te.Detail, te.Rule, te.Suggest)
+				return fmt.Sprintf("That token doesn't work: %q %s (%s). Try %s.", a, te.Detail, te.Rule, te.Suggest)
 			case err != nil:
 				return err.Error()
+			case token.Describe(t).Kind == token.Custom:
+				return fmt.Sprintf("%s is a Discord custom emoji, which a terminal cannot show. Pick a character or an emoji, like %s.", t, token.Suggest(r, tokens))
 			}
 			tokens = append(tokens, t)
 			return ""
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var engine game.Engine
@@ -103,24 +109,38 @@ func setup(p *prompter) (*game.Game, error) {
 		return ""
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Gravity, err = p.askYesNo("Should tokens drop to the lowest free row, like Connect Four? Y/N"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return game.New(r, engine, tokens)
+	g, err := game.New(r, engine, token.Runes(tokens))
+	return g, tokens, err
+}
+
+// terminalLook draws the tokens as typed: with an emoji among them, every
+// cell is two columns wide, so the board's columns stay aligned.
+func terminalLook(tokens []string) render.Look {
+	faces := make([]render.Face, len(tokens))
+	for i, t := range tokens {
+		faces[i] = render.Face{Kind: render.Char, Text: t}
+		if token.Describe(t).Kind == token.Unicode {
+			faces[i].Kind = render.Unicode
+		}
+	}
+	return render.Look{Faces: faces}
 }
 
 // turn asks the player to move until a move is accepted.
-func turn(p *prompter, g *game.Game) error {
+func turn(p *prompter, g *game.Game, tokens []string) error {
 	r := g.Rules()
-	tok := g.Token(g.Turn())
-	question := fmt.Sprintf("Player %c, what is your move? Enter row,col (0,0 is the top-left).", tok)
+	tok := tokens[g.Turn()]
+	question := fmt.Sprintf("Player %s, what is your move? Enter row,col (0,0 is the top-left).", tok)
 	switch {
 	case r.Gravity:
-		question = fmt.Sprintf("Player %c, what column do you want to place your marker in?", tok)
+		question = fmt.Sprintf("Player %s, what column do you want to place your marker in?", tok)
 	case r.IsClassic():
-		question = fmt.Sprintf("Player %c, what is your move? Enter a cell number 0-8, or row,col.", tok)
+		question = fmt.Sprintf("Player %s, what is your move? Enter a cell number 0-8, or row,col.", tok)
 	}
 	return p.ask(question, func(a string) string {
 		c, err := game.ParsePosition(r, a)

@@ -36,25 +36,23 @@ func Verify(args []string, in io.Reader, out, errOut io.Writer) int {
 		fmt.Fprintf(errOut, "verify: unexpected argument %q: boards are read from standard input\n", fs.Arg(0))
 		return 2
 	}
-	var toks []rune
-	for _, r := range *tokens {
-		t, err := game.ParseToken(string(r))
-		if err != nil {
-			fmt.Fprintf(errOut, "verify: --tokens: %v\n", err)
-			return 2
-		}
-		if slices.Contains(toks, t) {
-			fmt.Fprintf(errOut, "verify: --tokens %q lists %c twice: give each player their own token\n", *tokens, t)
-			return 2
-		}
-		toks = append(toks, t)
+	toks, err := parseVerifyTokens(*tokens)
+	if err != nil {
+		fmt.Fprintf(errOut, "verify: --tokens: %v\n", err)
+		return 2
 	}
-	if n := len(toks); n < game.MinPlayers || n > game.MaxPlayers {
+	for i, t := range toks.texts {
+		if slices.Contains(toks.texts[:i], t) {
+			fmt.Fprintf(errOut, "verify: --tokens %q lists %s twice: give each player their own token\n", *tokens, toks.texts[i])
+			return 2
+		}
+	}
+	if n := len(toks.runes); n < game.MinPlayers || n > game.MaxPlayers {
 		fmt.Fprintf(errOut, "verify: --tokens %q: a game has %d to %d players, one token each in turn order (e.g. --tokens XO); this lists %d\n",
 			*tokens, game.MinPlayers, game.MaxPlayers, n)
 		return 2
 	}
-	opt := game.CheckOptions{Win: *win, Gravity: *gravity, Tokens: toks}
+	opt := game.CheckOptions{Win: *win, Gravity: *gravity, Tokens: toks.runes}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1<<20) // a 100×100 board is ~10 kB a line
 	w := bufio.NewWriter(out)
@@ -66,7 +64,11 @@ func Verify(args []string, in io.Reader, out, errOut io.Writer) int {
 			fmt.Fprintf(errOut, "verify: line %d is blank: write one board a line (rows separated by /, e.g. XO./.XO/..X), with no empty lines\n", n)
 			return 2
 		}
-		fmt.Fprintln(w, game.CheckBoard(board, opt))
+		if cells, invalid := toks.board(board); invalid != "" {
+			fmt.Fprintln(w, game.Verdict{Outcome: game.Invalid, Reason: invalid})
+		} else {
+			fmt.Fprintln(w, toks.verdict(game.CheckBoard(cells, opt).String()))
+		}
 	}
 	if err := sc.Err(); err != nil {
 		w.Flush()

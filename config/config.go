@@ -32,6 +32,7 @@ import (
 // Defaults for unset keys.
 const (
 	DefaultAPIURL      = "https://discord.com/api/v9"
+	DefaultCDNURL      = "https://cdn.discordapp.com"
 	DefaultDatabaseURL = "sqlite://./data/tttbot.db"
 )
 
@@ -45,6 +46,7 @@ type Config struct {
 	PublicKey   ed25519.PublicKey // DISCORD_PUBLIC_KEY: verifies HTTP interactions
 	GuildID     string            // DISCORD_GUILD_ID: register commands in this guild only
 	APIURL      *url.URL          // DISCORD_API_URL: REST base URL; its user info is secret
+	CDNURL      *url.URL          // DISCORD_CDN_URL: where custom emoji's pictures come from; its user info is secret
 	HTTPAddr    string            // HTTP_ADDR: where /interactions, /healthz and /metrics listen
 	Database    Database          // DATABASE_URL, parsed
 	IdleTimeout time.Duration     // GAME_IDLE_TIMEOUT: open games end after this long without an action; 0 (unset) leaves table's default
@@ -52,6 +54,7 @@ type Config struct {
 	// after this long; 0 (unset) leaves table's default, 10 minutes.
 	ChallengeTimeout time.Duration
 	LogLevel         slog.Level // LOG_LEVEL: debug, info, warn or error
+	LogFormat        LogFormat  // LOG_FORMAT: text (the default) or json
 	// PprofAddr (PPROF_ADDR) serves Go's profiler (/debug/pprof/) on its
 	// own listener, for measuring under load; empty (the default): off. Bind
 	// it to 127.0.0.1: profiles show the process's memory.
@@ -112,7 +115,8 @@ func parse(get func(string) string) (Config, error) {
 		PprofAddr: val("PPROF_ADDR"),
 	}
 	p.discord(&c, val)
-	c.APIURL = p.apiURL(val("DISCORD_API_URL"))
+	c.APIURL = p.baseURL("DISCORD_API_URL", val("DISCORD_API_URL"), DefaultAPIURL, "http://127.0.0.1:8081/api/v9")
+	c.CDNURL = p.baseURL("DISCORD_CDN_URL", val("DISCORD_CDN_URL"), DefaultCDNURL, "http://127.0.0.1:8082")
 	if c.HTTPAddr != "" {
 		if err := checkAddr(c.HTTPAddr); err != nil {
 			p.add("HTTP_ADDR", "%q %v; want host:port or :port, e.g. :8080", c.HTTPAddr, err)
@@ -177,11 +181,11 @@ func (p *problems) discord(c *Config, val func(string) string) {
 	}
 }
 
-// apiURL reads DISCORD_API_URL (raw), DefaultAPIURL when empty; nil when
-// it is not an absolute http(s) URL.
-func (p *problems) apiURL(raw string) *url.URL {
+// baseURL reads a base URL setting key (raw), def when empty; nil when it
+// is not an absolute http(s) URL. example is a proxy's URL the refusal shows.
+func (p *problems) baseURL(key, raw, def, example string) *url.URL {
 	if raw == "" {
-		raw = DefaultAPIURL
+		raw = def
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -190,14 +194,15 @@ func (p *problems) apiURL(raw string) *url.URL {
 		if err == nil {
 			shown = strconv.Quote(redactURL(u))
 		}
-		p.add("DISCORD_API_URL", "%s is not an absolute http(s) URL; leave it empty for %s, or give a proxy's base URL like http://127.0.0.1:8081/api/v9", shown, DefaultAPIURL)
+		p.add(key, "%s is not an absolute http(s) URL; leave it empty for %s, or give a proxy's base URL like %s", shown, def, example)
 		return nil
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	return u
 }
 
-// running reads how the bot runs: GAME_IDLE_TIMEOUT, CHALLENGE_TIMEOUT and LOG_LEVEL.
+// running reads how the bot runs: GAME_IDLE_TIMEOUT, CHALLENGE_TIMEOUT,
+// LOG_LEVEL and LOG_FORMAT.
 func (p *problems) running(c *Config, val func(string) string) {
 	if v := val("GAME_IDLE_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -216,6 +221,11 @@ func (p *problems) running(c *Config, val func(string) string) {
 	if v := val("LOG_LEVEL"); v != "" {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			p.add("LOG_LEVEL", "%q is not a level; want debug, info, warn or error", v)
+		}
+	}
+	if v := val("LOG_FORMAT"); v != "" {
+		if err := c.LogFormat.UnmarshalText([]byte(v)); err != nil {
+			p.add("LOG_FORMAT", "%q is not a format; want text (key=value lines, the default) or json (one JSON object a line, for a log shipper)", v)
 		}
 	}
 }
@@ -247,21 +257,29 @@ func isSnowflake(s string) bool {
 // Secrets returns every secret value the configuration holds, in each form
 // a library might print it (as written, decoded, and escaped for a URL's
 // query, path or user info): the token, DATABASE_URL's password and its
-// password-like query values, and the user info of DISCORD_API_URL. Give them to redact.NewHandler so no log
+// password-like query values, and the user info of DISCORD_API_URL and DISCORD_CDN_URL. Give them to redact.NewHandler so no log
 // line, whatever its level or the error it carries, repeats one.
 func (c Config) Secrets() []string {
 	s := forms(c.Token)
 	s = append(s, c.Database.secrets()...)
-	if c.APIURL != nil {
-		s = append(s, urlSecrets(c.APIURL, true)...)
+	for _, u := range []*url.URL{c.APIURL, c.CDNURL} {
+		if u != nil {
+			s = append(s, urlSecrets(u, true)...)
+		}
 	}
 	return s
 }
 
-// Logger returns the application's logger: JSON lines on w at LogLevel,
-// through redact.NewHandler with c's secrets, so no record carries one.
+// Logger returns the application's logger: lines in LogFormat on w at
+// LogLevel, through redact.NewHandler with c's secrets, so no record
+// carries one whatever the format.
 func (c Config) Logger(w io.Writer) *slog.Logger {
-	return slog.New(redact.NewHandler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}), c.Secrets()...))
+	opts := &slog.HandlerOptions{Level: c.LogLevel}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if c.LogFormat == LogJSON {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	return slog.New(redact.NewHandler(h, c.Secrets()...))
 }
 
 // Redactor returns a redact.Redactor for c's secrets, for scrubbing an error
@@ -270,9 +288,12 @@ func (c Config) Redactor() *redact.Redactor { return redact.New(c.Secrets()...) 
 
 // LogValue lets the config be logged without its secrets.
 func (c Config) LogValue() slog.Value {
-	api := ""
+	api, cdn := "", ""
 	if c.APIURL != nil {
 		api = redactURL(c.APIURL)
+	}
+	if c.CDNURL != nil {
+		cdn = redactURL(c.CDNURL)
 	}
 	idle, challenge := "default", "default"
 	if c.IdleTimeout > 0 {
@@ -287,11 +308,13 @@ func (c Config) LogValue() slog.Value {
 		slog.String("app_id", c.AppID),
 		slog.String("guild_id", c.GuildID),
 		slog.String("api_url", api),
+		slog.String("cdn_url", cdn),
 		slog.String("http_addr", c.HTTPAddr),
 		slog.Any("database", c.Database),
 		slog.String("idle_timeout", idle),
 		slog.String("challenge_timeout", challenge),
 		slog.String("log_level", c.LogLevel.String()),
+		slog.String("log_format", c.LogFormat.String()),
 		slog.String("pprof_addr", c.PprofAddr),
 	)
 }

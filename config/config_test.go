@@ -25,18 +25,18 @@ func TestParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Token != "abc.def" || !c.Gateway() || c.Interactions() || c.APIURL.String() != DefaultAPIURL ||
-			c.Database != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) || c.IdleTimeout != 0 || c.LogLevel != slog.LevelInfo {
+		if c.Token != "abc.def" || !c.Gateway() || c.Interactions() || c.APIURL.String() != DefaultAPIURL || c.CDNURL.String() != DefaultCDNURL ||
+			c.Database != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) || c.IdleTimeout != 0 || c.LogLevel != slog.LevelInfo || c.LogFormat != LogText {
 			t.Errorf("defaults: %+v", c)
 		}
 	})
 	t.Run("HTTPOnly", func(t *testing.T) {
 		c, err := parse(env("HTTP_ADDR", ":8080", "DISCORD_PUBLIC_KEY", publicKey, "DISCORD_API_URL", "http://127.0.0.1:9999/api/v9/",
-			"GAME_IDLE_TIMEOUT", "90m", "CHALLENGE_TIMEOUT", "5m", "LOG_LEVEL", "debug", "DATABASE_URL", "postgres://u:secret@db/tttbot"))
+			"GAME_IDLE_TIMEOUT", "90m", "CHALLENGE_TIMEOUT", "5m", "LOG_LEVEL", "debug", "LOG_FORMAT", "json", "DATABASE_URL", "postgres://u:secret@db/tttbot"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Gateway() || !c.Interactions() || c.APIURL.String() != "http://127.0.0.1:9999/api/v9" || c.IdleTimeout != 90*time.Minute || c.ChallengeTimeout != 5*time.Minute || c.LogLevel != slog.LevelDebug ||
+		if c.Gateway() || !c.Interactions() || c.APIURL.String() != "http://127.0.0.1:9999/api/v9" || c.IdleTimeout != 90*time.Minute || c.ChallengeTimeout != 5*time.Minute || c.LogLevel != slog.LevelDebug || c.LogFormat != LogJSON ||
 			c.Database != (Database{Kind: Postgres, DSN: "postgres://u:secret@db/tttbot"}) {
 			t.Errorf("%+v", c)
 		}
@@ -54,13 +54,14 @@ func TestParse(t *testing.T) {
 			[]string{"DISCORD_APP_ID", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"}},
 		{"EveryKeyAtOnce", env("DISCORD_TOKEN", "two words", "DISCORD_APP_ID", "1", "DISCORD_PUBLIC_KEY", publicKey[:62],
 			"DISCORD_GUILD_ID", "x", "DISCORD_API_URL", "/api/v9", "HTTP_ADDR", ":99999", "DATABASE_URL", "sqlite://",
-			"GAME_IDLE_TIMEOUT", "0s", "LOG_LEVEL", "verbose"),
+			"GAME_IDLE_TIMEOUT", "0s", "LOG_LEVEL", "verbose", "LOG_FORMAT", "xml"),
 			[]string{"DISCORD_TOKEN: holds spaces", "DISCORD_APP_ID: \"1\"", "DISCORD_PUBLIC_KEY: want the 64 hex", "DISCORD_GUILD_ID: \"x\"",
 				"DISCORD_API_URL: \"/api/v9\" is not an absolute", "HTTP_ADDR: \":99999\" has no port number", "DATABASE_URL: sqlite:// has no path",
-				"GAME_IDLE_TIMEOUT: \"0s\"", "LOG_LEVEL: \"verbose\""}},
+				"GAME_IDLE_TIMEOUT: \"0s\"", "LOG_LEVEL: \"verbose\"", "LOG_FORMAT: \"xml\" is not a format"}},
 		{"EmptySQLitePath", env("DISCORD_TOKEN", "t", "DATABASE_URL", "sqlite://"), []string{"DATABASE_URL: sqlite:// has no path", DefaultDatabaseURL}},
 		{"HTTPAddrNoPort", env("HTTP_ADDR", "localhost:http", "DISCORD_PUBLIC_KEY", publicKey), []string{"HTTP_ADDR: \"localhost:http\" has no port number", "e.g. :8080"}},
 		{"APIURLRelative", env("DISCORD_TOKEN", "t", "DISCORD_API_URL", "discord.com/api/v9"), []string{"DISCORD_API_URL", "absolute http(s) URL"}},
+		{"CDNURLRelative", env("DISCORD_TOKEN", "t", "DISCORD_CDN_URL", "cdn.discordapp.com"), []string{"DISCORD_CDN_URL", "absolute http(s) URL", DefaultCDNURL}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := parse(tt.env)
@@ -98,7 +99,7 @@ func TestEnvExampleDocumentsEveryKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL"} {
+	for _, key := range []string{"DISCORD_TOKEN", "DISCORD_APP_ID", "DISCORD_PUBLIC_KEY", "DISCORD_GUILD_ID", "DISCORD_API_URL", "DISCORD_CDN_URL", "HTTP_ADDR", "DATABASE_URL", "GAME_IDLE_TIMEOUT", "CHALLENGE_TIMEOUT", "LOG_LEVEL", "LOG_FORMAT"} {
 		if !strings.Contains(string(raw), key+"=") {
 			t.Errorf(".env.example lacks %s", key)
 		}

@@ -186,3 +186,18 @@ func redactURL(u *url.URL) string {
 	}
 	return c.String()
 }
+
+// LoadDatabase reads DATABASE_URL (default DefaultDatabaseURL) from envFile
+// and the environment as Load does, and nothing else: `tttbot backup` and
+// `tttbot restore` run beside a bot without its Discord settings.
+func LoadDatabase(envFile string) (Database, error) {
+	get, err := lookup(envFile)
+	if err != nil {
+		return Database{}, err
+	}
+	raw := strings.TrimSpace(get("DATABASE_URL"))
+	if raw == "" {
+		raw = DefaultDatabaseURL
+	}
+	return ParseDatabaseURL(raw)
+}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -100,4 +102,29 @@ func TestDatabaseNeverPrintsPassword(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLoadDatabase: backup and restore read DATABASE_URL as the bot does
+// (.env, the environment winning, the default when unset) and need no
+// Discord key.
+func TestLoadDatabase(t *testing.T) {
+	t.Setenv("DATABASE_URL", "") // restored when the test ends
+	os.Unsetenv("DATABASE_URL")
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, ".env")
+	if db, err := LoadDatabase(envFile); err != nil || db != (Database{Kind: SQLite, Path: "./data/tttbot.db"}) {
+		t.Errorf("unset: %v %v", db, err)
+	}
+	os.WriteFile(envFile, []byte("DATABASE_URL=sqlite:///var/lib/tttbot/tttbot.db\n"), 0o600)
+	if db, err := LoadDatabase(envFile); err != nil || db.Path != "/var/lib/tttbot/tttbot.db" {
+		t.Errorf("from .env: %v %v", db, err)
+	}
+	t.Setenv("DATABASE_URL", "memory://")
+	if db, err := LoadDatabase(envFile); err != nil || db.Kind != Memory {
+		t.Errorf("the environment wins: %v %v", db, err)
+	}
+	t.Setenv("DATABASE_URL", "mysql://x")
+	if _, err := LoadDatabase(envFile); err == nil || !strings.Contains(err.Error(), "DATABASE_URL") {
+		t.Errorf("a bad URL: %v", err)
+	}
 }

@@ -21,10 +21,12 @@ const (
 	secretSSLPass   = "sslKeyPassphrase9"
 	secretAPIUser   = "proxyuser77"
 	secretAPIPass   = "proxyPass88"
+	secretCDNUser   = "cdnuser55"
+	secretCDNPass   = "cdnPass66"
 )
 
 var allSecrets = []string{secretToken, secretDBPass, url.QueryEscape(secretDBPass), url.PathEscape(secretDBPass),
-	strings.TrimPrefix(url.UserPassword("", secretDBPass).String(), ":"), secretQueryPass, secretSSLPass, secretAPIUser, secretAPIPass}
+	strings.TrimPrefix(url.UserPassword("", secretDBPass).String(), ":"), secretQueryPass, secretSSLPass, secretAPIUser, secretAPIPass, secretCDNUser, secretCDNPass}
 
 func everySecretSet(t testing.TB) Config {
 	t.Helper()
@@ -36,6 +38,7 @@ func everySecretSet(t testing.TB) Config {
 		"DISCORD_PUBLIC_KEY", publicKey,
 		"DISCORD_GUILD_ID", "123456789012345679",
 		"DISCORD_API_URL", "https://"+secretAPIUser+":"+secretAPIPass+"@proxy.example/api/v9",
+		"DISCORD_CDN_URL", "https://"+secretCDNUser+":"+secretCDNPass+"@cdn-proxy.example",
 		"HTTP_ADDR", ":8080",
 		"DATABASE_URL", dsn,
 		"GAME_IDLE_TIMEOUT", "1h",
@@ -89,16 +92,26 @@ func TestSecretsNeverLogged(t *testing.T) {
 			checkNoSecret(t, "log", out)
 		})
 	}
-	t.Run("Logger", func(t *testing.T) {
-		var buf bytes.Buffer
-		log := c.Logger(&buf)
-		log.Debug("starting", "config", c, "err", driverErrs[0])
-		log.Error("token "+secretToken, "err", driverErrs[2])
-		if n := strings.Count(buf.String(), "\n"); n != 2 {
-			t.Fatalf("want 2 lines at LOG_LEVEL=debug, got:\n%s", buf.String())
-		}
-		checkNoSecret(t, "log", buf.String())
-	})
+	// The application's logger in each LOG_FORMAT: text quotes and escapes
+	// values differently from JSON, and neither may let a secret through.
+	for _, format := range []LogFormat{LogText, LogJSON} {
+		t.Run("Logger/"+format.String(), func(t *testing.T) {
+			c := c
+			c.LogFormat = format
+			var buf bytes.Buffer
+			log := c.Logger(&buf)
+			log.Debug("starting", "config", c, "err", driverErrs[0])
+			log.Error("token "+secretToken, "err", driverErrs[2])
+			log.With("db", c.Database).WithGroup("store").Warn("retry", "err", driverErrs[1], "url", c.APIURL)
+			if n := strings.Count(buf.String(), "\n"); n != 3 {
+				t.Fatalf("want 3 lines at LOG_LEVEL=debug, got:\n%s", buf.String())
+			}
+			checkNoSecret(t, "log", buf.String())
+			if json := strings.HasPrefix(buf.String(), "{"); json != (format == LogJSON) {
+				t.Errorf("LOG_FORMAT=%s wrote:\n%s", format, buf.String())
+			}
+		})
+	}
 	t.Run("LogValueWithoutHandler", func(t *testing.T) {
 		var buf bytes.Buffer
 		slog.New(slog.NewTextHandler(&buf, nil)).Info("starting", "config", c)
@@ -130,6 +143,8 @@ func TestConfigErrorsNeverQuoteSecrets(t *testing.T) {
 		{"TokenWithSpace", "DISCORD_TOKEN", secretToken + " x"},
 		{"APIURLWrongScheme", "DISCORD_API_URL", "ftp://" + secretAPIUser + ":" + secretAPIPass + "@proxy/api"},
 		{"APIURLUnparseable", "DISCORD_API_URL", "https://" + secretAPIUser + ":" + secretAPIPass + "@proxy:port/api"},
+		{"CDNURLWrongScheme", "DISCORD_CDN_URL", "ftp://" + secretCDNUser + ":" + secretCDNPass + "@cdn"},
+		{"CDNURLUnparseable", "DISCORD_CDN_URL", "https://" + secretCDNUser + ":" + secretCDNPass + "@cdn:port"},
 		{"DatabaseNoHost", "DATABASE_URL", "postgres://u:" + secretQueryPass + "@/x?password=" + secretSSLPass},
 		{"DatabaseUnknownScheme", "DATABASE_URL", "mysql://u:" + secretQueryPass + "@db/x"},
 	} {

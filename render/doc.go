@@ -11,6 +11,14 @@
 // Big boards do not fit a chat message: Fit picks the largest window around a
 // cell that fits a character budget, and Text draws just that window.
 //
+// A Look says how each seat's token is drawn (a Face: a character, a Unicode
+// emoji or a Discord custom emoji). With an emoji among them, Look.Text keeps
+// a terminal's columns two wide; Look.EmojiGrid draws the board as emoji for
+// a message outside a code block (⬛ for an empty cell, keycap labels); and
+// Look.PNG and Look.ReplayGIF draw Unicode emoji from Twemoji
+// (internal/twemoji) and custom emoji from the Images the caller gives (a
+// client of Discord's CDN), or their names when no picture can be had.
+//
 // PNG draws the whole board with cells that shrink as the board
 // grows (a 100×100 board is about 700 pixels a side). ReplayGIF animates a
 // game one frame a move from the same drawing; each frame after the first

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/gif"
 	"io"
+	"slices"
 
 	"github.com/tttbot/tttbot/game"
 )
@@ -35,12 +36,10 @@ const (
 // few cells, whatever the board.
 const splitFactor = 4
 
-// idxClear is the transparent colour of a replay frame: the pixels a frame
-// leaves as they were. It follows the picture palette.
-var idxClear = uint8(len(palette()))
-
-func replayPalette() color.Palette {
-	return append(palette(), color.RGBA{})
+// replayPalette is a picture palette with, last, the transparent colour of
+// a replay frame: the pixels a frame leaves as they were.
+func replayPalette(pal color.Palette) (color.Palette, uint8) {
+	return append(slices.Clone(pal), color.RGBA{}), uint8(len(pal))
 }
 
 // moveDelay is the delay of each move's frame in a replay of n placements.
@@ -63,13 +62,18 @@ func moveDelay(n int) int {
 // for 20 ms just before the move's frame, which keeps every frame a few
 // cells small. Cells shrink with the board as in Image. The output depends
 // only on g.
-func ReplayGIF(w io.Writer, g *game.Game) error {
-	r := g.Rules()
-	l := layoutFor(r)
-	want := emptyBoard(r, l) // the picture after the frames so far
+func ReplayGIF(w io.Writer, g *game.Game) error { return Look{}.ReplayGIF(w, g) }
+
+// ReplayGIF animates g as the package's ReplayGIF does, each seat's token
+// drawn as its face (see Look.PNG); the final frame is Look.PNG's picture.
+func (k Look) ReplayGIF(w io.Writer, g *game.Game) error {
+	l := layoutFor(g.Rules())
+	p := newPainter(g, k, l)
+	want := p.emptyBoard() // the picture after the frames so far
+	p.drawLegend(want, l.top+g.Rules().Rows*l.cell+1+margin)
 	seen := image.NewPaletted(want.Bounds(), want.Palette)
 	copy(seen.Pix, want.Pix) // what a viewer sees: the same, frame by frame
-	pal := replayPalette()
+	pal, idxClear := replayPalette(p.pal)
 	moves := g.Moves()
 
 	first := image.NewPaletted(want.Bounds(), pal)
@@ -92,19 +96,19 @@ func ReplayGIF(w io.Writer, g *game.Game) error {
 		changed := cellRect(l, m.At)
 		if hasPrev {
 			old := cellRect(l, prev.At)
-			drawCell(want, l, prev.At, prev.Player, g.Token(prev.Player), false)
+			p.cell(want, prev.At, prev.Player, false)
 			if both := changed.Union(old); area(both) > splitFactor*(area(changed)+area(old)) {
-				anim.add(diffFrame(seen, want, old, pal), unmarkDelay)
+				anim.add(diffFrame(seen, want, old, pal, idxClear), unmarkDelay)
 			} else {
 				changed = both
 			}
 		}
-		drawCell(want, l, m.At, m.Player, g.Token(m.Player), true)
-		anim.add(diffFrame(seen, want, changed, pal), delay)
+		p.cell(want, m.At, m.Player, true)
+		anim.add(diffFrame(seen, want, changed, pal, idxClear), delay)
 		prev, hasPrev = m, true
 	}
 	drawWinningLine(want, l, g.WinningLine())
-	anim.add(diffFrame(seen, want, want.Bounds(), pal), holdDelay)
+	anim.add(diffFrame(seen, want, want.Bounds(), pal, idxClear), holdDelay)
 	return gif.EncodeAll(w, (*gif.GIF)(anim))
 }
 
@@ -123,7 +127,7 @@ func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 // smallest rectangle holding every pixel that differs, with the pixels that
 // do not differ transparent, and updates seen. When nothing differs it is a
 // single transparent pixel (a GIF frame cannot be empty).
-func diffFrame(seen, want *image.Paletted, area image.Rectangle, pal color.Palette) *image.Paletted {
+func diffFrame(seen, want *image.Paletted, area image.Rectangle, pal color.Palette, idxClear uint8) *image.Paletted {
 	area = area.Intersect(want.Bounds())
 	box := image.Rectangle{}
 	for y := area.Min.Y; y < area.Max.Y; y++ {

@@ -85,7 +85,7 @@ func TestReplayFrames(t *testing.T) {
 			moves := g.Moves()
 			placed := 0
 			at := 0 // the frame showing the game so far
-			if !samePixels(shown[0], picture(newGame(t, g.Rules(), string(g.Tokens())), false)) {
+			if !samePixels(shown[0], picture(newGame(t, g.Rules(), string(g.Tokens())), Look{}, false)) {
 				t.Errorf("the first frame is not the empty board")
 			}
 			for n, m := range moves {
@@ -97,7 +97,7 @@ func TestReplayFrames(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want := picture(prefix, false)
+				want := picture(prefix, Look{}, false)
 				switch {
 				case at+1 < len(shown) && samePixels(shown[at+1], want):
 					at++

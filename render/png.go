@@ -97,33 +97,38 @@ func layoutFor(r game.Rules) pictureLayout {
 }
 
 // drawPlay draws g's tokens, last move and (when struck) winning run onto
-// the picture of its empty board.
-func drawPlay(img *image.Paletted, g *game.Game, l pictureLayout, struck bool) {
+// the picture of its empty board, and the legend of an emoji game.
+func (p *painter) drawPlay(img *image.Paletted, struck bool) {
+	g, l := p.g, p.l
 	r := g.Rules()
 	last, hasLast := g.LastPlaced()
 	for row := 0; row < r.Rows; row++ {
 		for col := 0; col < r.Cols; col++ {
 			c := game.Coord{Row: row, Col: col}
-			if p := g.At(c); p != game.NoPlayer || (hasLast && c == last) {
-				drawCell(img, l, c, p, g.Token(p), hasLast && c == last)
+			if s := g.At(c); s != game.NoPlayer || (hasLast && c == last) {
+				p.cell(img, c, s, hasLast && c == last)
 			}
 		}
 	}
 	if struck {
 		drawWinningLine(img, l, g.WinningLine())
 	}
+	p.drawLegend(img, l.top+r.Rows*l.cell+1+margin)
 }
 
-// pictureBounds is the size of r's picture.
-func pictureBounds(r game.Rules, l pictureLayout) image.Rectangle {
-	return image.Rect(0, 0, l.left+r.Cols*l.cell+1+margin, l.top+r.Rows*l.cell+1+margin)
+// pictureBounds is the size of g's picture drawn with look: the board, and
+// under it the legend of an emoji game.
+func pictureBounds(g *game.Game, look Look, l pictureLayout) image.Rectangle {
+	r := g.Rules()
+	lw, lh := legendSize(g, look)
+	return image.Rect(0, 0, max(l.left+r.Cols*l.cell+1+margin, lw), l.top+r.Rows*l.cell+1+margin+lh)
 }
 
-// emptyBoard draws the picture of r's empty board: background, grid and
-// coordinates.
-func emptyBoard(r game.Rules, l pictureLayout) *image.Paletted {
-	img := image.NewPaletted(pictureBounds(r, l), palette())
-	drawEmpty(img, r, l)
+// emptyBoard draws the picture of g's empty board: background, grid and
+// coordinates, in the painter's palette.
+func (p *painter) emptyBoard() *image.Paletted {
+	img := image.NewPaletted(pictureBounds(p.g, p.look, p.l), p.pal)
+	drawEmpty(img, p.g.Rules(), p.l)
 	return img
 }
 
@@ -146,25 +151,6 @@ func drawEmpty(img *image.Paletted, r game.Rules, l pictureLayout) {
 		}
 		s := strconv.Itoa(r.UserRow(row))
 		text(img, s, l.left-4-len(s)*charW, l.top+row*l.cell+l.cell/2+5, colText)
-	}
-}
-
-// drawCell paints the inside of cell c (never its grid lines): highlighted
-// when it holds the last move, then player's disc with its token when the
-// cell is big enough to read it. player may be game.NoPlayer for an empty cell.
-func drawCell(img *image.Paletted, l pictureLayout, c game.Coord, player int, token rune, last bool) {
-	bg := idxBackground
-	if last {
-		bg = idxLast
-	}
-	fill(img, cellRect(l, c).Inset(1), bg)
-	if player == game.NoPlayer {
-		return
-	}
-	cx, cy := center(l, c)
-	disc(img, cx, cy, max(2, l.cell*2/5), idxPlayer0+uint8(player))
-	if l.cell >= minTokenCell && token >= '!' && token <= '~' {
-		text(img, string(token), cx-3, cy+5, colToken)
 	}
 }
 
@@ -194,22 +180,38 @@ func (p *bufferPool) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
 // canvases holds, per picture size, images to draw PNGs on: a big board's
 // picture is half a megabyte, drawn on every move that shows it, and is
 // garbage as soon as it is encoded. Every pixel is repainted before use.
-var canvases sync.Map // image.Point (size) → *sync.Pool of *image.Paletted
+var canvases sync.Map // canvasKind → *sync.Pool of *image.Paletted
+
+// canvasKind tells canvases apart: their size, and whether they carry the
+// emoji palette.
+type canvasKind struct {
+	size  image.Point
+	emoji bool
+}
 
 // PNG writes a picture of g: a grid with column numbers along the top and
 // row numbers down the left (counted from the bottom under gravity), each
 // token a disc in its player's colour with the token character inside when
 // the cell is big enough, the last move's cell highlighted, and the winning
 // run struck through. The output depends only on g.
-func PNG(w io.Writer, g *game.Game) error {
-	r := g.Rules()
-	l := layoutFor(r)
-	bounds := pictureBounds(r, l)
-	pool, _ := canvases.LoadOrStore(bounds.Size(), &sync.Pool{New: func() any { return image.NewPaletted(bounds, palette()) }})
+func PNG(w io.Writer, g *game.Game) error { return Look{}.PNG(w, g) }
+
+// PNG draws g as the package's PNG does, each seat's token as its face: a
+// Unicode emoji from Twemoji and a custom emoji's picture (through Images,
+// else its name) over the seat's disc, in cells big enough to show them.
+// A game with an emoji face gets a legend under the board, a line a seat:
+// its disc, its emoji, and a custom emoji's :name:. The output depends only
+// on g, the faces and the pictures Images gives.
+func (k Look) PNG(w io.Writer, g *game.Game) error {
+	l := layoutFor(g.Rules())
+	p := newPainter(g, k, l)
+	bounds := pictureBounds(g, k, l)
+	kind := canvasKind{size: bounds.Size(), emoji: p.withKey}
+	pool, _ := canvases.LoadOrStore(kind, &sync.Pool{New: func() any { return image.NewPaletted(bounds, p.pal) }})
 	img := pool.(*sync.Pool).Get().(*image.Paletted)
 	defer pool.(*sync.Pool).Put(img)
-	drawEmpty(img, r, l)
-	drawPlay(img, g, l, true)
+	drawEmpty(img, g.Rules(), l)
+	p.drawPlay(img, true)
 	return encoder.Encode(w, img)
 }
 

@@ -137,7 +137,7 @@ func TestRematchInThreadCancelsArchive(t *testing.T) {
 				if err != nil {
 					return nil, err
 				}
-				return t, t.Join("bob", 0)
+				return t, t.Join("bob", "")
 			})
 			tbl := mustLoad(t, ts, "th")
 			if parent, ok := tbl.InThread(); !ok || parent != "parent" || !tbl.ArchiveAt.IsZero() {

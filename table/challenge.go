@@ -120,9 +120,9 @@ func (t *Table) answerable(user string, now time.Time) error {
 	return nil
 }
 
-// Accept seats the invited user with token tok (0: the next free one); the
+// Accept seats the invited user with token tok ("": the next free one); the
 // game starts when the last invited person accepts and every seat is taken.
-func (t *Table) Accept(user string, tok rune, now time.Time) error {
+func (t *Table) Accept(user string, tok string, now time.Time) error {
 	if err := t.answerable(user, now); err != nil {
 		return err
 	}
@@ -241,38 +241,27 @@ func (ts *Tables) MoveChallenge(ctx context.Context, challenger, invitee, from, 
 	})
 }
 
-// updateLedger rewrites challenger's ledger with change, compare-and-swap:
-// a lost swap is another change by the same person, so it reads again.
-// change returns nil entries (and no error) to leave the ledger as it is.
+// updateLedger rewrites challenger's ledger with change, compare-and-swap
+// (UpdateDocument): a lost swap is another change by the same person, so
+// it reads again. change returns nil entries (and no error) to leave the
+// ledger as it is.
 func (ts *Tables) updateLedger(ctx context.Context, challenger string, change func([]ledgerEntry) ([]ledgerEntry, error)) error {
 	key := ledgerKey(challenger)
-	for range 5 {
-		data, version, found, err := ts.store.LoadTable(ctx, key)
-		if err != nil {
-			return fmt.Errorf("read %s: %w", key, err)
-		}
+	_, err := ts.UpdateDocumentDue(ctx, key, func(data []byte, found bool) ([]byte, time.Time, error) {
 		var open []ledgerEntry
 		if found {
 			if err := json.Unmarshal(data, &open); err != nil {
-				return fmt.Errorf("decode %s: %w", key, err)
+				return nil, time.Time{}, fmt.Errorf("decode %s: %w", key, err)
 			}
 		}
 		next, err := change(open)
 		if err != nil || next == nil {
-			return err
+			return nil, time.Time{}, err
 		}
-		if data, err = json.Marshal(next); err != nil {
-			return err
-		}
-		_, saved, err := ts.store.SaveTable(ctx, Save{Channel: key, Data: data, Version: version, Now: ts.now()})
-		if err != nil {
-			return fmt.Errorf("save %s: %w", key, err)
-		}
-		if saved {
-			return nil
-		}
-	}
-	return ErrConflict
+		data, err = json.Marshal(next)
+		return data, time.Time{}, err
+	})
+	return err
 }
 
 // stillOpen reports whether e's channel still holds challenger's unexpired

@@ -25,7 +25,7 @@ func openChallenge(ts *Tables, channel, challenger, invitee string, clock time.D
 		if err := t.SetClock(clock); err != nil {
 			return nil, err
 		}
-		if err := t.Join(challenger, 'X'); err != nil {
+		if err := t.Join(challenger, "X"); err != nil {
 			return nil, err
 		}
 		expires := ts.Now().Add(DefaultChallengeTimeout)
@@ -43,7 +43,7 @@ func answer(ts *Tables, channel, user string, accept bool) error {
 			return nil, ErrNoGame
 		}
 		if accept {
-			return cur, cur.Accept(user, 0, ts.Now())
+			return cur, cur.Accept(user, "", ts.Now())
 		}
 		return cur, cur.Decline(user, ts.Now())
 	})

@@ -27,6 +27,9 @@ const (
 	// ChallengeDue: a challenge went unanswered until it lapsed
 	// (challenge.go).
 	ChallengeDue
+	// ReportDue: a tournament game ended and its result is still to be
+	// recorded in its tournament (tournament.go).
+	ReportDue
 )
 
 // String names the kind for logs.
@@ -74,6 +77,9 @@ func init() {
 			}
 			return t.InviteExpires
 		}, (*Tables).applyLapse, true},
+		// A tournament game's result reaches its tournament before anything
+		// else is done at the table (a rematch would replace it).
+		{ReportDue, "report", (*Table).reportAt, (*Tables).applyReport, true},
 		// Archiving waits for the scheduler: it is a call to Discord, and
 		// an action in the thread (a rematch) may cancel it.
 		{ArchiveDue, "archive", func(t *Table) time.Time { return t.ArchiveAt }, (*Tables).applyArchive, false},
@@ -117,7 +123,24 @@ func (t *Table) dueNow(now time.Time) *due {
 // it; the others find it applied, or lose the compare-and-swap and report
 // applied=false. What is to be done after the save (the board message's
 // edit, the thread's archiving) runs before it returns, outside the lock.
+// What falls due through another's applying (a clock run out ends a
+// tournament game, whose report is then due) is applied in the same call.
 func (ts *Tables) ApplyDue(ctx context.Context, channel string) (applied bool, err error) {
+	if f := ts.documentDue(channel); f != nil {
+		return f(ctx, channel) // a document's deadline (document.go), not a table's
+	}
+	for range dues { // each kind at most once a call
+		ok, err := ts.applyDueOnce(ctx, channel)
+		if err != nil || !ok {
+			return applied, err
+		}
+		applied = true
+	}
+	return applied, nil
+}
+
+// applyDueOnce applies the most urgent of what has fallen due in channel.
+func (ts *Tables) applyDueOnce(ctx context.Context, channel string) (applied bool, err error) {
 	var after func(context.Context)
 	err = func() error {
 		defer ts.lock(channel)()

@@ -1,9 +1,11 @@
 package table
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/token"
 )
 
 // Finished is a finished game as the store keeps it: its result, when it
@@ -16,15 +18,10 @@ type Finished struct {
 
 // Game rebuilds the finished game move by move, for a replay.
 func (f Finished) Game() (*game.Game, error) {
-	tokens := make([]rune, len(f.Result.Tokens))
-	for i, t := range f.Result.Tokens {
-		r := []rune(t)
-		if len(r) == 0 {
-			return nil, game.ErrBadRules
-		}
-		tokens[i] = r[0]
+	if slices.Contains(f.Result.Tokens, "") {
+		return nil, game.ErrBadRules
 	}
-	return game.Replay(f.Result.Rules, game.Fast, tokens, f.Result.Record)
+	return game.Replay(f.Result.Rules, game.Fast, token.Runes(f.Result.Tokens), f.Result.Record)
 }
 
 // Seat returns the index of player in the game, or -1.

@@ -100,8 +100,9 @@ type Table struct {
 	challenge         // challenge.go: people invited who have not answered yet
 	result    *Result // set when the game finished in this action, saved with it
 
-	clockState  // clock.go: the move clock, its deadline, who ran out
-	threadState // archive.go: the thread it is played in, and its archiving
+	clockState      // clock.go: the move clock, its deadline, who ran out
+	threadState     // archive.go: the thread it is played in, and its archiving
+	tournamentState // tournament.go: the tournament game it plays, and its report
 }
 
 // decode reads a stored table and rebuilds its game.
@@ -133,24 +134,34 @@ func (t *Table) encode() ([]byte, error) {
 // through the table's methods.
 func (t *Table) Game() *game.Game { return t.game }
 
-func (t *Table) tokens() []rune {
-	out := make([]rune, len(t.Seats))
+// Tokens returns the seats' tokens in seat order, as stored: a character,
+// an emoji, or a custom emoji's markup.
+func (t *Table) Tokens() []string {
+	out := make([]string, len(t.Seats))
 	for i, s := range t.Seats {
-		out[i] = []rune(s.Token)[0]
+		out[i] = s.Token
 	}
 	return out
 }
 
+// tokens are the engine's runes for the seats (token.Runes: an emoji seat
+// gets a stand-in the game keeps; messages show Seat.Token).
+func (t *Table) tokens() []rune { return token.Runes(t.Tokens()) }
+
+// HasEmoji reports whether a seat's token is an emoji, Unicode or custom:
+// the board is then drawn with emoji.
+func (t *Table) HasEmoji() bool { return token.AnyEmoji(t.Tokens()) }
+
 // FreeToken is the token a new seat gets when it names none: the first
-// default token the token rule accepts next to the seats' tokens (0 when
+// default token the token rule accepts next to the seats' tokens ("" when
 // none is left, which 10 seats never reach).
-func (t *Table) FreeToken() rune { return token.Suggest(t.Rules, t.tokens()) }
+func (t *Table) FreeToken() string { return token.Suggest(t.Rules, t.Tokens()) }
 
 // ParseToken reads a token a user typed for a new seat at this table, by
 // the token rule (package token): a *token.Error says which part it breaks
 // and suggests a free token.
-func (t *Table) ParseToken(typed string) (rune, error) {
-	return token.Parse(typed, t.Rules, t.tokens())
+func (t *Table) ParseToken(typed string) (string, error) {
+	return token.Parse(typed, t.Rules, t.Tokens())
 }
 
 // SeatOf returns the seat index of user, or -1.
@@ -193,11 +204,11 @@ func Current(cur *Table) (*Table, error) {
 	return cur, nil
 }
 
-// Join seats user with token tok (0 for the next free token) and starts the
+// Join seats user with token tok ("" for the next free token) and starts the
 // game when the last seat fills. Joining is agreeing to play. A seat held
 // for an invited player is theirs: joining it is accepting (see Accept);
 // anyone else takes one of the seats nobody was invited to.
-func (t *Table) Join(user string, tok rune) error {
+func (t *Table) Join(user string, tok string) error {
 	switch {
 	case t.Phase != Lobby:
 		return ErrStarted
@@ -208,18 +219,15 @@ func (t *Table) Join(user string, tok rune) error {
 	case t.openSeats() == 0:
 		return ErrSeatsReserved
 	}
-	switch {
-	case tok != 0:
-		if _, err := t.ParseToken(string(tok)); err != nil {
+	if tok != "" {
+		var err error
+		if tok, err = t.ParseToken(tok); err != nil {
 			return err // taken, or a look-alike of a seat's token
 		}
+	} else if tok = t.FreeToken(); tok == "" {
+		return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
 	}
-	if tok == 0 {
-		if tok = t.FreeToken(); tok == 0 {
-			return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
-		}
-	}
-	t.Seats = append(t.Seats, Seat{User: user, Token: string(tok), Agreed: true})
+	t.Seats = append(t.Seats, Seat{User: user, Token: tok, Agreed: true})
 	if len(t.Invitees) == 0 {
 		t.InviteExpires = time.Time{} // every invitation answered
 	}
@@ -239,10 +247,10 @@ func (t *Table) SeatComputer(k SeatKind) error {
 		return ErrSeatsReserved
 	}
 	tok := t.FreeToken()
-	if tok == 0 {
+	if tok == "" {
 		return &token.Error{Rule: token.NotTaken, Detail: "has no free token left"}
 	}
-	t.Seats = append(t.Seats, Seat{Kind: k, Token: string(tok)})
+	t.Seats = append(t.Seats, Seat{Kind: k, Token: tok})
 	return t.startIfFull()
 }
 
@@ -357,6 +365,9 @@ func (t *Table) Resign(user string) (Resignation, error) {
 // End closes the open game for user, who must be its creator or allowed to
 // manage the channel. A challenge still waiting for an answer is withdrawn.
 func (t *Table) End(user string, canManage bool) error {
+	if t.Tournament != nil {
+		return ErrTournamentGame
+	}
 	if user != t.Creator && !canManage {
 		return &NotAllowedError{Creator: t.Creator}
 	}

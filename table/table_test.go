@@ -83,7 +83,7 @@ func openGame(tb testing.TB, ts *Tables, channel string, prepare func(*Table) er
 			}
 		}
 		for _, p := range players {
-			if err := t.Join(p, 0); err != nil {
+			if err := t.Join(p, ""); err != nil {
 				return nil, err
 			}
 		}
@@ -168,17 +168,17 @@ func TestRefusals(t *testing.T) {
 
 func TestTokenTakenSuggestsAFreeOne(t *testing.T) {
 	tbl, _ := New(nil, "g", "c", "alice", game.Rules{Rows: 3, Cols: 3, Win: 3, Players: 4}, game.Fast, start)
-	tbl.Join("alice", 'X')
+	tbl.Join("alice", "X")
 	var tt *token.Error
-	if err := tbl.Join("bob", 'X'); !errors.As(err, &tt) || tt.Rule != token.NotTaken || tt.Suggest != 'O' {
+	if err := tbl.Join("bob", "X"); !errors.As(err, &tt) || tt.Rule != token.NotTaken || tt.Suggest != "O" {
 		t.Fatalf("got %v", err)
 	}
 	// A look-alike of a seat's token is as taken as the token: Cyrillic Х.
-	if err := tbl.Join("bob", 'Х'); !errors.As(err, &tt) || tt.Rule != token.NotConfusable || tt.Clash != 'X' {
+	if err := tbl.Join("bob", "Х"); !errors.As(err, &tt) || tt.Rule != token.NotConfusable || tt.Clash != "X" {
 		t.Fatalf("Cyrillic Х next to X: %v", err)
 	}
 	// The computer's token is never a look-alike of a person's either.
-	tbl.Join("bob", 'О') // Cyrillic О
+	tbl.Join("bob", "О") // Cyrillic О
 	if err := tbl.SeatComputer(ComputerEasy); err != nil || tbl.Seats[2].Token == "O" {
 		t.Fatalf("computer seated as %q next to Cyrillic О: %v", tbl.Seats[2].Token, err)
 	}

@@ -48,8 +48,10 @@ type Tables struct {
 	trust bool                    // Options.SoleWriter: a cached table is the stored one
 	seen  recentIDs               // with trust: deliveries this process handled, for the dedupe a skipped read would have made
 
-	clocks  clockHooks  // clock.go
-	threads threadHooks // archive.go
+	clocks    clockHooks                 // clock.go
+	threads   threadHooks                // archive.go
+	reports   reportHooks                // tournament.go
+	documents map[string]DocumentDueFunc // document.go: by key prefix; under mu
 }
 
 // channelLock serialises actions in one channel; it is dropped from the map

@@ -19,18 +19,22 @@ const (
 	NotReserved                   // a character the board drawing or Discord's formatting uses, or a look-alike
 	NoDigits                      // a digit or a digit's look-alike on the numbered 3×3 board
 	NotTaken                      // another seat holds this token
-	NotConfusable                 // another seat holds a token a reader could take this one for (UTS #39)
+	NotConfusable                 // another seat holds a token a reader could take this one for (UTS #39, skin tones, custom emoji ids)
+	NotTooLong                    // one character built of more code points than any emoji has
+	CustomEmoji                   // starts like a custom emoji but is no <:name:id> with a valid name and id
 )
 
 var ruleNames = [...]string{
 	OneCharacter:  "one character",
 	Visible:       "visible",
 	NotAMark:      "not a mark",
-	OneColumn:     "one column",
+	OneColumn:     "one column or one emoji",
 	NotReserved:   "not reserved",
 	NoDigits:      "no digits on the numbered board",
 	NotTaken:      "not taken",
 	NotConfusable: "not confusable",
+	NotTooLong:    "not too long",
+	CustomEmoji:   "custom emoji markup",
 }
 
 // String names the rule, e.g. "one column".
@@ -52,6 +56,8 @@ var (
 	ErrDigit           = errors.New("token looks like a cell number")
 	ErrTaken           = errors.New("token is taken")
 	ErrConfusable      = errors.New("token looks like a taken token")
+	ErrTooLong         = errors.New("token is longer than any emoji")
+	ErrCustomEmoji     = errors.New("token is not a custom emoji")
 )
 
 var sentinels = [...]error{
@@ -63,6 +69,8 @@ var sentinels = [...]error{
 	NoDigits:      ErrDigit,
 	NotTaken:      ErrTaken,
 	NotConfusable: ErrConfusable,
+	NotTooLong:    ErrTooLong,
+	CustomEmoji:   ErrCustomEmoji,
 }
 
 // Error says which rule a token breaks and suggests a free one. It matches
@@ -73,16 +81,16 @@ type Error struct {
 	Token   string // what was given
 	Rule    Rule   // the rule it breaks
 	Detail  string // what about it breaks the rule, e.g. "is 2 columns wide"
-	Clash   rune   // NotTaken, NotConfusable, NotReserved, NoDigits: what it clashes with; else 0
-	Suggest rune   // a token that would be accepted, or 0 when none is left
+	Clash   string // NotTaken, NotConfusable, NotReserved, NoDigits: what it clashes with; else ""
+	Suggest string // a token that would be accepted, or "" when none is left
 }
 
 // Error is the reason in English, with the suggestion, for logs and the
 // terminal; the bot words it from Rule, Clash and Suggest.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("token %q %s (rule: %s)", e.Token, e.Detail, e.Rule)
-	if e.Suggest != 0 {
-		s += fmt.Sprintf(": try %c", e.Suggest)
+	if e.Suggest != "" {
+		s += ": try " + e.Suggest
 	}
 	return s
 }
@@ -106,8 +114,8 @@ func (e *Error) Is(target error) bool {
 // *game.TokenError works on an *Error.
 func (e *Error) Unwrap() error {
 	reason := e.Detail
-	if e.Suggest != 0 {
-		reason += fmt.Sprintf(": try %c", e.Suggest)
+	if e.Suggest != "" {
+		reason += ": try " + e.Suggest
 	}
 	return &game.TokenError{Token: e.Token, Reason: reason}
 }

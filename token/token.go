@@ -1,22 +1,42 @@
-// Package token holds the token rule (docs/rules.md): a player's token is one
-// character a reader tells apart at a glance in a monospaced code block.
+// Package token holds the token rule (docs/rules.md): a player's token is
+// something a reader tells apart at a glance on the board. It is one of three
+// kinds (Kind): one character, drawn in a monospaced code block; one Unicode
+// emoji; or one of Discord's custom emoji, written <:name:id>.
 //
-// A token is one grapheme cluster (github.com/rivo/uniseg) that has a
-// one-code-point form (NFC, golang.org/x/text/unicode/norm, because the
-// engine stores a token as a rune); visible (not a space, control, format,
-// default-ignorable or blank-looking character); not a combining or enclosing
-// mark; one column wide (uniseg's width is 1 and the Go Mono font,
-// golang.org/x/image/font/gofont/gomono, draws it in one cell: its WGL4
-// repertoire is what monospaced fonts, Discord's included, commonly carry, and
-// a character outside it falls back to a proportional font of unknown width,
-// as U+FDFD and U+A9C1 do); upper-cased; no character the board drawing or
-// Discord's formatting uses, nor a look-alike of one; on the numbered 3×3
-// board no digit or digit look-alike; and no token another seat holds or a
-// reader could confuse with one (equal confusable skeletons, Unicode
-// Technical Standard #39, from Unicode's confusables.txt).
+// A character token is one grapheme cluster (github.com/rivo/uniseg) that has
+// a one-code-point form (NFC, golang.org/x/text/unicode/norm); visible (not a
+// space, control, format, default-ignorable or blank-looking character); not a
+// combining or enclosing mark; one column wide (uniseg's width is 1 and the Go
+// Mono font, golang.org/x/image/font/gofont/gomono, draws it in one cell: its
+// WGL4 repertoire is what monospaced fonts, Discord's included, commonly
+// carry, and a character outside it falls back to a proportional font of
+// unknown width, as U+FDFD and U+A9C1 do); upper-cased; no character the
+// board drawing or Discord's formatting uses, nor a look-alike of one; on the
+// numbered 3×3 board no digit or digit look-alike.
 //
-// The package is apart from game so that game stays standard library only;
-// every token Parse accepts is also accepted by game.ParseToken and game.New.
+// An emoji token is one emoji of Unicode's recommended set that Twemoji (the
+// set Discord draws) has a picture of (internal/twemoji), stored fully
+// qualified: ❤ and ❤️ are one token, and so is ❤︎, whose text-presentation
+// selector U+FE0E is dropped, because the emoji board and the picture always
+// draw emoji as emoji. It is at most MaxEmojiCodePoints code points long, is
+// not a square the emoji board draws empty cells with nor *️⃣ (whose asterisk
+// is Discord's formatting), and on the numbered board is no keycap digit.
+//
+// A custom emoji token is <:name:id> or <a:name:id> (animated): a name of 2–32
+// letters, digits and underscores, and a snowflake id of at most 20 digits
+// within 64 bits. Nothing else in it is allowed, so no mention, link or
+// markdown can ride in one.
+//
+// No seat may hold a token another seat holds or a reader could confuse with
+// one: characters with equal confusable skeletons (Unicode Technical Standard
+// #39, from Unicode's confusables.txt); emoji that differ only in skin tone or
+// variation selectors; custom emoji with the same id (their names may repeat
+// across servers, and a custom emoji never clashes with a Unicode one by name);
+// and a character with the emoji the emoji board shows it as (X and ❌).
+//
+// The package is apart from game so that game stays standard library only.
+// The engine keeps one rune a seat: Runes gives it a stand-in rune for each
+// emoji seat, so game.New accepts every set of tokens Parse accepts.
 package token
 
 //go:generate go run ./internal/confusablesgen -out confusables_table.go
@@ -37,26 +57,27 @@ import (
 )
 
 // Parse reads a player's token for a game with rules r, where the seats
-// already hold the tokens in taken. Surrounding spaces are ignored and the
-// token is upper-cased. A token that breaks the rule gets an *Error naming
-// the Rule and suggesting a free token.
-func Parse(s string, r game.Rules, taken []rune) (rune, error) {
+// already hold the tokens in taken (as Parse returned them). Surrounding
+// spaces are ignored; a character is upper-cased, an emoji fully qualified, a
+// custom emoji's id written without leading zeros. A token that breaks the
+// rule gets an *Error naming the Rule and suggesting a free token.
+func Parse(s string, r game.Rules, taken []string) (string, error) {
 	tok, rule, detail, clash := check(s, r, taken)
 	if rule != 0 {
-		return 0, &Error{Token: s, Rule: rule, Detail: detail, Clash: clash, Suggest: Suggest(r, taken)}
+		return "", &Error{Token: s, Rule: rule, Detail: detail, Clash: clash, Suggest: Suggest(r, taken)}
 	}
 	return tok, nil
 }
 
 // Suggest returns the first of game.DefaultTokens that Parse would accept
-// next to taken, or 0 when none is left.
-func Suggest(r game.Rules, taken []rune) rune {
+// next to taken, or "" when none is left.
+func Suggest(r game.Rules, taken []string) string {
 	for _, t := range game.DefaultTokens {
-		if _, rule, _, _ := check(string(t), r, taken); rule == 0 {
-			return t
+		if tok, rule, _, _ := check(string(t), r, taken); rule == 0 {
+			return tok
 		}
 	}
-	return 0
+	return ""
 }
 
 // Skeleton is s's confusable skeleton (UTS #39): NFD, each code point
@@ -86,75 +107,134 @@ var blank = map[rune]string{
 	0x1D159: "MUSICAL SYMBOL NULL NOTEHEAD",
 }
 
+// maxInput bounds what check reads: the longest custom emoji markup is 58
+// bytes and the longest emoji 10 code points of at most 4 bytes; anything far
+// longer is refused before any Unicode work.
+const maxInput = 256
+
 // check applies the rule; rule is 0 when s is a good token tok.
-func check(s string, r game.Rules, taken []rune) (tok rune, rule Rule, detail string, clash rune) {
+func check(s string, r game.Rules, taken []string) (tok string, rule Rule, detail, clash string) {
 	t := strings.TrimSpace(s)
-	if !utf8.ValidString(t) {
-		return 0, OneCharacter, "is not valid text", 0
+	switch {
+	case len(t) > maxInput:
+		return "", OneCharacter, "is more than one character: pick one, like X", ""
+	case !utf8.ValidString(t):
+		return "", OneCharacter, "is not valid text", ""
+	case len(t) > 1 && t[0] == '<':
+		return checkCustom(t, taken)
 	}
 	// Only the first cluster is read, so a long input costs no more than a
 	// short one.
 	switch first, rest, _, _ := uniseg.FirstGraphemeClusterInString(t, -1); {
 	case first == "":
-		return 0, OneCharacter, "is blank: pick one character, like X", 0
+		return "", OneCharacter, "is blank: pick one character, like X", ""
 	case rest != "":
-		return 0, OneCharacter, "is more than one character: pick one, like X", 0
+		return "", OneCharacter, "is more than one character: pick one, like X", ""
 	}
+	if n := utf8.RuneCountInString(t); n > MaxEmojiCodePoints {
+		return "", NotTooLong, fmt.Sprintf("is one character built of %d code points; the longest emoji has %d", n, MaxEmojiCodePoints), ""
+	}
+	tok, rule, detail, clash = checkChar(t, r, taken)
+	switch rule {
+	case OneCharacter, Visible, NotAMark, OneColumn: // not a character token: maybe an emoji
+		if q, ok := qualified(t); ok {
+			return checkEmoji(q, r, taken)
+		}
+	}
+	return tok, rule, detail, clash
+}
+
+// checkChar applies the rule for a character token to one grapheme cluster t.
+func checkChar(t string, r game.Rules, taken []string) (tok string, rule Rule, detail, clash string) {
 	if rule, detail := unseen(t); rule != 0 {
-		return 0, rule, detail, 0
+		return "", rule, detail, ""
 	}
 	if w := uniseg.StringWidth(t); w != 1 {
-		return 0, OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font (emoji and East Asian wide characters are)", w), 0
+		return "", OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font and is no emoji Discord draws", w), ""
 	}
 	t = norm.NFC.String(t)
 	if utf8.RuneCountInString(t) != 1 {
 		for _, c := range t {
 			if unicode.IsMark(c) {
-				return 0, NotAMark, fmt.Sprintf("carries the mark %U and has no one-character form", c), 0
+				return "", NotAMark, fmt.Sprintf("carries the mark %U and has no one-character form", c), ""
 			}
 		}
-		return 0, OneCharacter, "has no one-character form", 0
+		return "", OneCharacter, "has no one-character form", ""
 	}
 	c, _ := utf8.DecodeRuneInString(t)
-	tok = unicode.ToUpper(c)
-	if w := uniseg.StringWidth(string(tok)); w != 1 {
-		return 0, OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font (emoji and East Asian wide characters are)", w), 0
+	c = unicode.ToUpper(c)
+	tok = string(c)
+	if w := uniseg.StringWidth(tok); w != 1 {
+		return "", OneColumn, fmt.Sprintf("is %d columns wide in a monospaced font and is no emoji Discord draws", w), ""
 	}
-	if !monospaced(tok) {
-		return 0, OneColumn, "is not drawn one column wide by monospaced fonts", 0
+	if !monospaced(c) {
+		return "", OneColumn, "is not drawn one column wide by monospaced fonts", ""
 	}
-	skel := Skeleton(string(tok))
+	skel := Skeleton(tok)
 	for _, res := range game.ReservedTokens {
-		if res == tok || skel == Skeleton(string(res)) {
-			return 0, NotReserved, fmt.Sprintf("looks like %c, which the board or Discord's formatting uses", res), res
+		if res == c || skel == Skeleton(string(res)) {
+			return "", NotReserved, fmt.Sprintf("looks like %c, which the board or Discord's formatting uses", res), string(res)
 		}
 	}
 	if r.IsClassic() {
-		if unicode.IsNumber(tok) {
-			return 0, NoDigits, "is a number, and the numbered 3×3 board shows empty cells as 0-8", tok
+		if unicode.IsNumber(c) {
+			return "", NoDigits, "is a number, and the numbered 3×3 board shows empty cells as 0-8", tok
 		}
 		for d := '1'; d <= '8'; d++ { // 0 is left out: O is the classic token, and monospaced fonts tell 0 from O
 			if skel == Skeleton(string(d)) {
-				return 0, NoDigits, fmt.Sprintf("looks like %c, which the numbered 3×3 board shows in an empty cell", d), d
+				return "", NoDigits, fmt.Sprintf("looks like %c, which the numbered 3×3 board shows in an empty cell", d), string(d)
 			}
 		}
 	}
-	for _, o := range taken {
-		if o == tok {
-			return 0, NotTaken, "is taken by another player", o
-		}
-	}
-	for _, o := range taken {
-		if skel == Skeleton(string(o)) {
-			return 0, NotConfusable, fmt.Sprintf("looks like %c, another player's token", o), o
-		}
-	}
-	if _, err := game.ParseToken(string(tok)); err != nil {
+	if _, err := game.ParseToken(tok); err != nil {
 		// The engine's own floor (its width blocks); a one-column
 		// character it refuses is one Discord may draw as an emoji.
-		return 0, OneColumn, "may be drawn as an emoji, wider than one column", 0
+		return "", OneColumn, "may be drawn as an emoji, wider than one column", ""
 	}
-	return tok, 0, "", 0
+	if rule, detail, clash := clashes(tok, taken); rule != 0 {
+		return "", rule, detail, clash
+	}
+	return tok, 0, "", ""
+}
+
+// clashes checks tok against the seats' tokens: NotTaken when a seat holds
+// it, NotConfusable when a seat holds one a reader could take it for.
+func clashes(tok string, taken []string) (rule Rule, detail, clash string) {
+	for _, o := range taken {
+		if o == tok {
+			return NotTaken, "is taken by another player", o
+		}
+	}
+	mine := looks(tok)
+	for _, o := range taken {
+		for _, a := range looks(o) {
+			for _, b := range mine {
+				if a == b {
+					return NotConfusable, fmt.Sprintf("looks like %s, another player's token", o), o
+				}
+			}
+		}
+	}
+	return 0, "", ""
+}
+
+// looks lists what a reader sees in a stored token, so that two tokens with a
+// look in common clash: a character's skeleton (and the emoji the emoji
+// board shows it as), an emoji's skeleton without skin tones and variation
+// selectors, a custom emoji's id.
+func looks(tok string) []string {
+	switch d := Describe(tok); d.Kind {
+	case Custom:
+		return []string{"<" + d.ID}
+	case Unicode:
+		return []string{Skeleton(bareEmoji(tok))}
+	default:
+		l := []string{Skeleton(tok)}
+		if f, ok := gridFaces[tok]; ok {
+			l = append(l, Skeleton(bareEmoji(f)))
+		}
+		return l
+	}
 }
 
 // unseen checks one grapheme cluster t: every code point of it must be

@@ -3,7 +3,9 @@
 // clock runs out, and the threads games are played in (threads.go). It
 // edits the interaction's original response through its token (a webhook
 // call: no bot token needed, valid for 15 minutes), or a channel message by
-// its ID with the bot token.
+// its ID with the bot token. The message bodies are the bot's own JSON (a
+// Components V2 card keeps its flag in them); the client carries them as
+// they are, with their files as Discord's multipart form.
 //
 // A call Discord answers 429 is made again after the retry_after it names,
 // a bounded number of times and only while the context's deadline leaves
@@ -87,18 +89,22 @@ func New(opt Options) *Client {
 }
 
 // EditOriginal replaces the original response of the interaction whose
-// token this is: PATCH /webhooks/{app}/{token}/messages/@original.
-func (c *Client) EditOriginal(ctx context.Context, app, token string, edit *discordgo.WebhookEdit) error {
-	return c.patch(ctx, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, edit)
+// token this is: PATCH /webhooks/{app}/{token}/messages/@original. body is
+// the edit's JSON, whose attachments list names files by their part
+// (files[n]); the client carries it as it is: the caller owns the
+// message's shape (a Components V2 card keeps its flag in it).
+func (c *Client) EditOriginal(ctx context.Context, app, token string, body []byte, files []*discordgo.File) error {
+	return c.send(ctx, http.MethodPatch, "/webhooks/"+url.PathEscape(app)+"/"+url.PathEscape(token)+"/messages/@original", false, body, files, nil)
 }
 
 // EditMessage replaces a message the bot posted in a channel, with the bot
-// token: PATCH /channels/{channel}/messages/{message}.
-func (c *Client) EditMessage(ctx context.Context, channel, message string, edit *discordgo.WebhookEdit) error {
+// token: PATCH /channels/{channel}/messages/{message}; body and files as
+// for EditOriginal.
+func (c *Client) EditMessage(ctx context.Context, channel, message string, body []byte, files []*discordgo.File) error {
 	if c.token == "" {
 		return ErrNoBotToken
 	}
-	return c.patch(ctx, "/channels/"+url.PathEscape(channel)+"/messages/"+url.PathEscape(message), true, edit)
+	return c.send(ctx, http.MethodPatch, "/channels/"+url.PathEscape(channel)+"/messages/"+url.PathEscape(message), true, body, files, nil)
 }
 
 // OriginalMessageID returns the ID of the message that answered the
@@ -118,41 +124,18 @@ func (c *Client) OriginalMessageID(ctx context.Context, app, token string) (stri
 	return msg.ID, nil
 }
 
-// patch sends edit: as JSON, or, when it carries files, as Discord's
-// multipart form (payload_json, then files[n]) whose attachments list
-// names exactly the new files, so they replace the message's old ones.
-func (c *Client) patch(ctx context.Context, path string, auth bool, edit *discordgo.WebhookEdit) error {
-	if len(edit.Files) == 0 {
-		body, err := json.Marshal(edit)
-		if err != nil {
-			return fmt.Errorf("discordrest: %w", err)
-		}
-		return c.call(ctx, http.MethodPatch, path, auth, "application/json", body, nil)
+// send makes a call with a message body: JSON alone, or, with files,
+// Discord's multipart form (payload_json, then files[n]); a JSON answer is
+// decoded into out when not nil.
+func (c *Client) send(ctx context.Context, method, path string, auth bool, body []byte, files []*discordgo.File, out any) error {
+	if len(files) == 0 {
+		return c.call(ctx, method, path, auth, "application/json", body, out)
 	}
-	payload := editWithFiles{WebhookEdit: edit}
-	for n, f := range edit.Files {
-		payload.Attachments = append(payload.Attachments, attachment{ID: strconv.Itoa(n), Filename: f.Name})
-	}
-	contentType, body, err := discordgo.MultipartBodyWithJSON(payload, edit.Files)
+	contentType, form, err := discordgo.MultipartBodyWithJSON(json.RawMessage(body), files)
 	if err != nil {
 		return fmt.Errorf("discordrest: %w", err)
 	}
-	return c.call(ctx, http.MethodPatch, path, auth, contentType, body, nil)
-}
-
-// attachment names an uploaded file in an edit: its id is the n of the
-// multipart part files[n] (Discord's MessageAttachmentRequest). discordgo's
-// MessageAttachment would also send empty url, size… fields.
-type attachment struct {
-	ID       string `json:"id"`
-	Filename string `json:"filename"`
-}
-
-// editWithFiles is an edit's payload_json: the edit, with the attachments
-// that name its files (the shallower field wins over the embedded one).
-type editWithFiles struct {
-	*discordgo.WebhookEdit
-	Attachments []attachment `json:"attachments"`
+	return c.call(ctx, method, path, auth, contentType, form, out)
 }
 
 // Retries after a 429: at most maxRetries more tries, and without a

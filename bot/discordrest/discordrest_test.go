@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/bwmarrin/discordgo"
 )
 
 // call is one request the fake Discord received.
@@ -40,18 +38,21 @@ func fakeDiscord(tb testing.TB, status int, answer string) (*httptest.Server, fu
 	return srv, func() []call { mu.Lock(); defer mu.Unlock(); return append([]call(nil), calls...) }
 }
 
-func edit(content string) *discordgo.WebhookEdit {
-	return &discordgo.WebhookEdit{Content: &content, AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
+// edit is an edit's body as the bot writes it: the client carries it as it
+// is.
+func edit(content string) []byte {
+	body, _ := json.Marshal(map[string]any{"content": content, "allowed_mentions": map[string]any{"parse": []any{}, "replied_user": false}})
+	return body
 }
 
 func TestEdits(t *testing.T) {
 	ctx := context.Background()
 	srv, calls := fakeDiscord(t, http.StatusOK, `{"id":"m1"}`)
 	c := New(Options{BaseURL: srv.URL + "/api/v9/", BotToken: "bot-secret"})
-	if err := c.EditOriginal(ctx, "app1", "tok/en", edit("over")); err != nil {
+	if err := c.EditOriginal(ctx, "app1", "tok/en", edit("over"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.EditMessage(ctx, "ch1", "m1", edit("over too")); err != nil {
+	if err := c.EditMessage(ctx, "ch1", "m1", edit("over too"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if id, err := c.OriginalMessageID(ctx, "app1", "tok"); err != nil || id != "m1" {
@@ -74,19 +75,19 @@ func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	t.Run("DiscordError", func(t *testing.T) {
 		srv, _ := fakeDiscord(t, http.StatusNotFound, `{"code":10062,"message":"Unknown interaction"}`)
-		err := New(Options{BaseURL: srv.URL}).EditOriginal(ctx, "app", "secret-token", edit("x"))
+		err := New(Options{BaseURL: srv.URL}).EditOriginal(ctx, "app", "secret-token", edit("x"), nil)
 		var de *Error
 		if !errors.As(err, &de) || de.Status != 404 || de.Code != 10062 {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("ErrNoBotToken", func(t *testing.T) {
-		if err := New(Options{BaseURL: "http://127.0.0.1:1"}).EditMessage(ctx, "c", "m", edit("x")); !errors.Is(err, ErrNoBotToken) {
+		if err := New(Options{BaseURL: "http://127.0.0.1:1"}).EditMessage(ctx, "c", "m", edit("x"), nil); !errors.Is(err, ErrNoBotToken) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("NoTokenInErrors", func(t *testing.T) {
-		err := New(Options{BaseURL: "http://127.0.0.1:1"}).EditOriginal(ctx, "app", "secret-token", edit("x"))
+		err := New(Options{BaseURL: "http://127.0.0.1:1"}).EditOriginal(ctx, "app", "secret-token", edit("x"), nil)
 		if err == nil || strings.Contains(err.Error(), "secret-token") {
 			t.Fatalf("got %v", err)
 		}

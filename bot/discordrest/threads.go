@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -45,49 +44,24 @@ func (c *Client) StartThread(ctx context.Context, parent, name string, threadTyp
 	return ch.ID, nil
 }
 
-// PostMessage posts msg in channel and returns the message's ID: POST
-// /channels/{channel}/messages, with the bot token; a message with files
-// goes as Discord's multipart form (payload_json, then files[n]).
-func (c *Client) PostMessage(ctx context.Context, channel string, msg *discordgo.MessageSend) (string, error) {
+// PostMessage posts a message in channel and returns its ID: POST
+// /channels/{channel}/messages, with the bot token. body is the message's
+// JSON, whose attachments list names files by their part (files[n]), sent
+// as Discord's multipart form when there are files.
+func (c *Client) PostMessage(ctx context.Context, channel string, body []byte, files []*discordgo.File) (string, error) {
 	if c.token == "" {
 		return "", ErrNoBotToken
 	}
-	path := "/channels/" + url.PathEscape(channel) + "/messages"
 	var out struct {
 		ID string `json:"id"`
 	}
-	var err error
-	if len(msg.Files) == 0 {
-		var body []byte
-		if body, err = json.Marshal(msg); err != nil {
-			return "", fmt.Errorf("discordrest: %w", err)
-		}
-		err = c.call(ctx, http.MethodPost, path, true, "application/json", body, &out)
-	} else {
-		payload := messageWithFiles{MessageSend: msg}
-		for n, f := range msg.Files {
-			payload.Attachments = append(payload.Attachments, attachment{ID: strconv.Itoa(n), Filename: f.Name})
-		}
-		contentType, body, merr := discordgo.MultipartBodyWithJSON(payload, msg.Files)
-		if merr != nil {
-			return "", fmt.Errorf("discordrest: %w", merr)
-		}
-		err = c.call(ctx, http.MethodPost, path, true, contentType, body, &out)
-	}
-	if err != nil {
+	if err := c.send(ctx, http.MethodPost, "/channels/"+url.PathEscape(channel)+"/messages", true, body, files, &out); err != nil {
 		return "", err
 	}
 	if out.ID == "" {
 		return "", errors.New("discordrest: the new message has no id")
 	}
 	return out.ID, nil
-}
-
-// messageWithFiles is a new message's payload_json: the message, with the
-// attachments that name its files.
-type messageWithFiles struct {
-	*discordgo.MessageSend
-	Attachments []attachment `json:"attachments"`
 }
 
 // ArchiveThread archives a thread: PATCH /channels/{thread} {"archived":true},

@@ -17,9 +17,17 @@ func threadClient(f *fakediscord.Server) *Client {
 	return New(Options{BaseURL: f.APIURL(), BotToken: "bot-secret", HTTP: f.Client()})
 }
 
-func message(content string) *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: content, AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}
+// message is a classic message's body as the bot writes it.
+func message(content string) []byte {
+	return []byte(`{"content":"` + content + `","components":null,"allowed_mentions":{"parse":[],"replied_user":false}}`)
 }
+
+// card is a Components V2 message's body whose media gallery shows the
+// attached board.png (files[0]), as the bot writes a board too big for
+// text.
+const card = `{"components":[{"accent_color":2062260,"spoiler":false,"components":[{"content":"**X** to move","type":10},` +
+	`{"items":[{"media":{"url":"attachment://board.png"},"spoiler":false}],"type":12}],"type":17}],` +
+	`"allowed_mentions":{"parse":[],"replied_user":false},"flags":32768,"attachments":[{"id":"0","filename":"board.png"}]}`
 
 // TestThreadLifecycle: a thread is started, a message posted in it, then
 // it is archived and deleted, each call as Discord documents it (the fake
@@ -32,13 +40,12 @@ func TestThreadLifecycle(t *testing.T) {
 	if err != nil || id == "" {
 		t.Fatalf("start: %q, %v", id, err)
 	}
-	msg, err := c.PostMessage(ctx, id, message("board"))
+	msg, err := c.PostMessage(ctx, id, message("board"), nil)
 	if err != nil || msg == "" {
 		t.Fatalf("post: %q, %v", msg, err)
 	}
-	withFile := message("picture")
-	withFile.Files = []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader("\x89PNG")}}
-	if _, err := c.PostMessage(ctx, id, withFile); err != nil {
+	files := []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader("\x89PNG")}}
+	if _, err := c.PostMessage(ctx, id, []byte(card), files); err != nil {
 		t.Fatalf("post with a file: %v", err)
 	}
 	if err := c.ArchiveThread(ctx, id); err != nil {

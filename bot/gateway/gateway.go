@@ -5,9 +5,11 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"sync"
 	"time"
@@ -136,9 +138,32 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 	resp := g.bot.ServeRecovering(ctx, ic.Interaction).InteractionResponse(true)
 	rctx, rcancel := context.WithTimeout(context.Background(), sendWithin)
 	defer rcancel()
-	if err := s.InteractionRespond(ic.Interaction, resp, discordgo.WithContext(rctx)); err != nil {
+	if err := respond(s, ic.Interaction, resp, discordgo.WithContext(rctx)); err != nil {
 		g.log.Error("gateway: reply failed", "err", err, "interaction", ic.ID, "channel", ic.ChannelID)
 	}
+}
+
+// respond posts resp to interaction i's callback endpoint through the
+// session's REST client (its rate limits and retries): as JSON, or with
+// files as Discord's multipart form. It sends the bot's own wire form:
+// discordgo's InteractionRespond would marshal its InteractionResponseData,
+// which always writes "content", and a Components V2 card must carry none.
+func respond(s *discordgo.Session, i *discordgo.Interaction, resp *bot.WireResponse, options ...discordgo.RequestOption) error {
+	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	if resp.Data == nil || len(resp.Data.Files) == 0 {
+		_, err = s.RequestWithBucketID(http.MethodPost, endpoint, json.RawMessage(body), endpoint, options...)
+		return err
+	}
+	contentType, form, err := discordgo.MultipartBodyWithJSON(json.RawMessage(body), resp.Data.Files)
+	if err != nil {
+		return err
+	}
+	_, err = s.RequestRaw(http.MethodPost, endpoint, contentType, form, endpoint, 0, options...)
+	return err
 }
 
 // Close stops taking new interactions, waits for the ones in flight to be

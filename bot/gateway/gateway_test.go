@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -207,6 +208,16 @@ func TestAutocompleteAndPicturesThroughGateway(t *testing.T) {
 	png := pic.Files["board.png"]
 	if len(png) < 8 || string(png[1:4]) != "PNG" {
 		t.Fatalf("no PNG attached: files %v", len(pic.Files))
+	}
+	// A card: content null, the V2 flag, the picture in its media gallery
+	// (the fake checks the gallery names the attached file).
+	picData, _ := pic.Body["data"].(map[string]any)
+	flags, _ := picData["flags"].(float64)
+	if picData["content"] != nil || int(flags)&(1<<15) == 0 {
+		t.Fatalf("the board is not a card: %v", picData)
+	}
+	if raw, _ := json.Marshal(picData); !strings.Contains(string(raw), `"url":"attachment://board.png"`) {
+		t.Fatalf("the card does not show its picture: %s", raw)
 	}
 	big := fake.opened(t, "920000000000000010", testkit.Opt("rows", 60), testkit.Opt("columns", 60))
 	if _, ok := big.Files["board.png"]; !ok {

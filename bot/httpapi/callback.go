@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
-	"strconv"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -21,25 +20,6 @@ import (
 // MaxFiles is how many attachments one message may carry (Discord's
 // attachments maxItems).
 const MaxFiles = 10
-
-// attachment names one uploaded file in payload_json: its id is the n of the
-// multipart part files[n] (Discord's MessageAttachmentRequest).
-type attachment struct {
-	ID       string `json:"id"`
-	Filename string `json:"filename"`
-}
-
-// callbackData is the message of a callback with files: the inline reply's
-// data plus the attachments that name the uploaded parts.
-type callbackData struct {
-	*discordgo.InteractionResponseData
-	Attachments []attachment `json:"attachments"`
-}
-
-type callbackPayload struct {
-	Type discordgo.InteractionResponseType `json:"type"`
-	Data callbackData                      `json:"data"`
-}
 
 // callback answers interaction i with resp, files attached, through
 // Discord's REST endpoint: a multipart POST to
@@ -59,11 +39,11 @@ func (h *interactionsHandler) callback(ctx context.Context, i *discordgo.Interac
 	}
 	files := wire.Data.Files
 	if len(files) > MaxFiles {
-		files = files[:MaxFiles]
+		return fmt.Errorf("%d files, more than a message takes", len(files))
 	}
-	payload := callbackPayload{Type: wire.Type, Data: callbackData{InteractionResponseData: wire.Data}}
-	for n, f := range files {
-		payload.Data.Attachments = append(payload.Data.Attachments, attachment{ID: strconv.Itoa(n), Filename: f.Name})
+	payload, err := json.Marshal(wire) // its attachments list names the files
+	if err != nil {
+		return err
 	}
 	body, contentType, err := multipartBody(payload, files)
 	if err != nil {
@@ -91,10 +71,10 @@ func (h *interactionsHandler) callback(ctx context.Context, i *discordgo.Interac
 	return nil
 }
 
-// multipartBody writes payload and files as Discord's multipart form:
-// payload_json (application/json), then files[n] with each file's name and
-// content type.
-func multipartBody(payload callbackPayload, files []*discordgo.File) (io.Reader, string, error) {
+// multipartBody writes payload (JSON) and files as Discord's multipart
+// form: payload_json (application/json), then files[n] with each file's
+// name and content type.
+func multipartBody(payload []byte, files []*discordgo.File) (io.Reader, string, error) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	h := textproto.MIMEHeader{}
@@ -104,7 +84,7 @@ func multipartBody(payload callbackPayload, files []*discordgo.File) (io.Reader,
 	if err != nil {
 		return nil, "", err
 	}
-	if err := json.NewEncoder(part).Encode(payload); err != nil {
+	if _, err := part.Write(payload); err != nil {
 		return nil, "", err
 	}
 	for n, f := range files {

@@ -13,12 +13,13 @@ import (
 // appendResponse appends resp's inline wire form (no files) to dst: the
 // bytes json.Marshal writes for resp.InteractionResponse(false).
 //
-// Every accepted move is answered with a message of buttons, and
-// encoding/json spends most of its time there on reflection and on
-// discordgo's MarshalJSON methods (each re-marshals an anonymous struct).
-// The shapes the bot sends on that path (content, flags, allowed_mentions,
-// action rows of plain buttons) are written directly; anything else goes
-// through json.Marshal. A test holds both to the same bytes.
+// Every accepted move is answered with a board message, and encoding/json
+// spends most of its time there on reflection and on discordgo's
+// MarshalJSON methods (each re-marshals an anonymous struct). The shapes
+// the bot sends on that path (content, flags, allowed_mentions, action rows
+// of buttons, and the Components V2 card: a container of text
+// displays, a media gallery and action rows) are written directly; anything
+// else goes through json.Marshal. A test holds both to the same bytes.
 func appendResponse(dst []byte, resp bot.Response) ([]byte, error) {
 	wire := resp.InteractionResponse(false)
 	if out, ok := appendFast(dst, wire); ok {
@@ -30,34 +31,26 @@ func appendResponse(dst []byte, resp bot.Response) ([]byte, error) {
 
 // appendFast writes r as json.Marshal would, or reports false (and nothing
 // is to be used) when r holds something it does not handle.
-func appendFast(dst []byte, r *discordgo.InteractionResponse) ([]byte, bool) {
+func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 	start := len(dst)
-	dst = append(dst, '{')
-	if r.Type != 0 {
-		dst = append(dst, `"type":`...)
-		dst = strconv.AppendInt(dst, int64(r.Type), 10)
-	}
+	dst = append(dst, `{"type":`...)
+	dst = strconv.AppendInt(dst, int64(r.Type), 10)
 	if d := r.Data; d != nil {
-		if len(d.Embeds) > 0 || d.Attachments != nil || d.Poll != nil || len(d.Choices) > 0 || d.CustomID != "" || d.Title != "" {
+		if len(d.Embeds) > 0 || d.Attachments != nil || d.Choices != nil {
 			return dst[:start], false
 		}
-		if r.Type != 0 {
+		dst = append(dst, `,"data":{`...)
+		if d.IsV2() { // as WireMessage.MarshalJSON writes a card
+			dst = append(dst, `"content":null,"embeds":null,`...)
+		} else if d.Content != "" {
+			dst = append(dst, `"content":`...)
+			dst = appendString(dst, d.Content)
 			dst = append(dst, ',')
 		}
-		dst = append(dst, `"data":{"tts":`...)
-		dst = strconv.AppendBool(dst, d.TTS)
-		dst = append(dst, `,"content":`...)
-		dst = appendString(dst, d.Content)
-		dst = append(dst, `,"components":`...)
+		dst = append(dst, `"components":`...)
 		var ok bool
 		if dst, ok = appendComponents(dst, d.Components); !ok {
 			return dst[:start], false
-		}
-		dst = append(dst, `,"embeds":`...)
-		if d.Embeds == nil {
-			dst = append(dst, "null"...)
-		} else {
-			dst = append(dst, "[]"...)
 		}
 		if m := d.AllowedMentions; m != nil {
 			dst = append(dst, `,"allowed_mentions":{"parse":`...)
@@ -94,8 +87,8 @@ func appendFast(dst []byte, r *discordgo.InteractionResponse) ([]byte, bool) {
 	return append(dst, '}'), true
 }
 
-// appendComponents writes action rows of buttons; other components (or a
-// button with an emoji) report false.
+// appendComponents writes action rows of buttons and the card's container,
+// text displays and media galleries; other components report false.
 func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool) {
 	if cs == nil {
 		return append(dst, "null"...), true
@@ -112,46 +105,136 @@ func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool
 			if dst, ok = appendComponents(dst, c.Components); !ok {
 				return dst, false
 			}
-			if c.ID != 0 {
-				dst = append(dst, `,"id":`...)
-				dst = strconv.AppendInt(dst, int64(c.ID), 10)
-			}
-			dst = append(dst, `,"type":`...)
-			dst = strconv.AppendInt(dst, int64(c.Type()), 10)
-			dst = append(dst, '}')
+			dst = appendID(dst, c.ID)
+			dst = appendType(dst, c.Type())
 		case discordgo.Button:
-			if c.Emoji != nil {
+			if dst, ok = appendButton(dst, c); !ok {
 				return dst, false
 			}
-			if c.Style == 0 {
-				c.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
-			}
-			dst = append(dst, `{"label":`...)
-			dst = appendString(dst, c.Label)
-			dst = append(dst, `,"style":`...)
-			dst = strconv.AppendInt(dst, int64(c.Style), 10)
-			dst = append(dst, `,"disabled":`...)
-			dst = strconv.AppendBool(dst, c.Disabled)
-			for _, f := range [...]struct{ name, value string }{{"url", c.URL}, {"custom_id", c.CustomID}, {"sku_id", c.SKUID}} {
-				if f.value != "" {
-					dst = append(dst, `,"`...)
-					dst = append(dst, f.name...)
-					dst = append(dst, `":`...)
-					dst = appendString(dst, f.value)
-				}
-			}
+		case discordgo.Container:
+			dst = append(dst, '{')
 			if c.ID != 0 {
-				dst = append(dst, `,"id":`...)
+				dst = append(dst, `"id":`...)
 				dst = strconv.AppendInt(dst, int64(c.ID), 10)
+				dst = append(dst, ',')
 			}
-			dst = append(dst, `,"type":`...)
-			dst = strconv.AppendInt(dst, int64(c.Type()), 10)
-			dst = append(dst, '}')
+			if c.AccentColor != nil {
+				dst = append(dst, `"accent_color":`...)
+				dst = strconv.AppendInt(dst, int64(*c.AccentColor), 10)
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `"spoiler":`...)
+			dst = strconv.AppendBool(dst, c.Spoiler)
+			dst = append(dst, `,"components":`...)
+			if dst, ok = appendComponents(dst, c.Components); !ok {
+				return dst, false
+			}
+			dst = appendType(dst, c.Type())
+		case discordgo.TextDisplay:
+			dst = append(dst, `{"content":`...)
+			dst = appendString(dst, c.Content)
+			dst = appendType(dst, c.Type())
+		case discordgo.MediaGallery:
+			if dst, ok = appendGallery(dst, c); !ok {
+				return dst, false
+			}
 		default:
 			return dst, false
 		}
 	}
 	return append(dst, ']'), true
+}
+
+// appendButton writes a button, with its emoji when it has one (a token's
+// emoji on a cell).
+func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
+	if c.Style == 0 {
+		c.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
+	}
+	dst = append(dst, `{"label":`...)
+	dst = appendString(dst, c.Label)
+	dst = append(dst, `,"style":`...)
+	dst = strconv.AppendInt(dst, int64(c.Style), 10)
+	dst = append(dst, `,"disabled":`...)
+	dst = strconv.AppendBool(dst, c.Disabled)
+	if e := c.Emoji; e != nil {
+		dst = append(dst, `,"emoji":{`...)
+		sep := ""
+		for _, f := range [...]struct{ name, value string }{{"name", e.Name}, {"id", e.ID}} {
+			if f.value != "" {
+				dst = append(dst, sep...)
+				dst = append(dst, '"')
+				dst = append(dst, f.name...)
+				dst = append(dst, `":`...)
+				dst = appendString(dst, f.value)
+				sep = ","
+			}
+		}
+		if e.Animated {
+			dst = append(dst, sep...)
+			dst = append(dst, `"animated":true`...)
+		}
+		dst = append(dst, '}')
+	}
+	for _, f := range [...]struct{ name, value string }{{"url", c.URL}, {"custom_id", c.CustomID}, {"sku_id", c.SKUID}} {
+		if f.value != "" {
+			dst = append(dst, `,"`...)
+			dst = append(dst, f.name...)
+			dst = append(dst, `":`...)
+			dst = appendString(dst, f.value)
+		}
+	}
+	dst = appendID(dst, c.ID)
+	return appendType(dst, c.Type()), true
+}
+
+// appendGallery writes a media gallery and its items.
+func appendGallery(dst []byte, c discordgo.MediaGallery) ([]byte, bool) {
+	dst = append(dst, '{')
+	if c.ID != 0 {
+		dst = append(dst, `"id":`...)
+		dst = strconv.AppendInt(dst, int64(c.ID), 10)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"items":`...)
+	if c.Items == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for k, it := range c.Items {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"media":{"url":`...)
+			dst = appendString(dst, it.Media.URL)
+			dst = append(dst, '}')
+			if it.Description != nil {
+				dst = append(dst, `,"description":`...)
+				dst = appendString(dst, *it.Description)
+			}
+			dst = append(dst, `,"spoiler":`...)
+			dst = strconv.AppendBool(dst, it.Spoiler)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	return appendType(dst, c.Type()), true
+}
+
+// appendID writes a component's id field when it has one.
+func appendID(dst []byte, id int) []byte {
+	if id == 0 {
+		return dst
+	}
+	dst = append(dst, `,"id":`...)
+	return strconv.AppendInt(dst, int64(id), 10)
+}
+
+// appendType writes a component's type field and closes its object.
+func appendType(dst []byte, t discordgo.ComponentType) []byte {
+	dst = append(dst, `,"type":`...)
+	dst = strconv.AppendInt(dst, int64(t), 10)
+	return append(dst, '}')
 }
 
 func appendStrings(dst []byte, ss []string) []byte {

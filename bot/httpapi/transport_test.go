@@ -21,6 +21,7 @@ import (
 
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/bot/locales"
+	"github.com/tttbot/tttbot/internal/fakediscord"
 	"github.com/tttbot/tttbot/internal/testkit"
 	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/table"
@@ -119,15 +120,18 @@ func (d *fakeDeduper) Remember(ctx context.Context, id string, now time.Time) {
 	d.Memory.Remember(ctx, id, now)
 }
 
-// reply is an inline reply's parts a test reads.
+// reply is an inline reply's parts a test reads; Content is its text as
+// tools read it (content, or a card's text displays).
 type reply struct {
 	Type int `json:"type"`
 	Data struct {
-		Content string `json:"content"`
+		Content string `json:"-"`
 		Flags   int    `json:"flags"`
 	} `json:"data"`
 }
 
+// decodeReply reads an inline reply, whose message body must be one
+// Discord's API description accepts (the fake Discord's check).
 func decodeReply(tb testing.TB, w *httptest.ResponseRecorder) reply {
 	tb.Helper()
 	var r reply
@@ -136,6 +140,18 @@ func decodeReply(tb testing.TB, w *httptest.ResponseRecorder) reply {
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 		tb.Fatalf("reply %s: %v", w.Body, err)
+	}
+	var raw struct {
+		Data json.RawMessage `json:"data"`
+	}
+	json.Unmarshal(w.Body.Bytes(), &raw)
+	if len(raw.Data) > 0 && r.Type != 8 {
+		if errs := fakediscord.CheckMessage(raw.Data, nil); len(errs) > 0 {
+			tb.Fatalf("Discord would refuse the reply: %s\n%s", strings.Join(errs, "; "), raw.Data)
+		}
+		var data map[string]any
+		json.Unmarshal(raw.Data, &data)
+		r.Data.Content = fakediscord.Text(data)
 	}
 	return r
 }
@@ -342,7 +358,8 @@ const (
 type callbackJSON struct {
 	Type *int `json:"type"` // required
 	Data *struct {
-		Content         *string           `json:"content"`
+		Content         *string           `json:"content"` // a classic message's; a card's text is Text
+		Text            string            `json:"-"`
 		Flags           int               `json:"flags"`
 		Components      []json.RawMessage `json:"components"`
 		AllowedMentions *struct {
@@ -370,6 +387,7 @@ func checkCallback(tb testing.TB, c capturedCall) (callbackJSON, map[string][]by
 	}
 	mr := multipart.NewReader(bytes.NewReader(c.body), params["boundary"])
 	var payload callbackJSON
+	var rawPayload []byte
 	files := map[string][]byte{}
 	filenames := map[string]string{}
 	sawPayload := false
@@ -391,6 +409,7 @@ func checkCallback(tb testing.TB, c capturedCall) (callbackJSON, map[string][]by
 				tb.Fatalf("payload_json: %v\n%s", err, data)
 			}
 			sawPayload = true
+			rawPayload = data
 		case filesPart.MatchString(name):
 			m := filesPart.FindStringSubmatch(name)
 			files[m[1]] = data
@@ -403,6 +422,17 @@ func checkCallback(tb testing.TB, c capturedCall) (callbackJSON, map[string][]by
 		tb.Fatalf("payload_json missing or without type and data: %+v", payload)
 	}
 	d := payload.Data
+	// The message as the fake Discord checks every one: Components V2 too.
+	var raw struct {
+		Data json.RawMessage `json:"data"`
+	}
+	json.Unmarshal(rawPayload, &raw)
+	if errs := fakediscord.CheckMessage(raw.Data, filenames); len(errs) > 0 {
+		tb.Errorf("Discord would refuse the callback's message: %s", strings.Join(errs, "; "))
+	}
+	var data map[string]any
+	json.Unmarshal(raw.Data, &data)
+	d.Text = fakediscord.Text(data)
 	if d.Content != nil && len([]rune(*d.Content)) > maxContent {
 		tb.Errorf("content of %d characters", len([]rune(*d.Content)))
 	}
@@ -463,10 +493,13 @@ func TestHTTPFiles(t *testing.T) {
 			t.Fatalf("callback for another interaction: %q", c.path)
 		}
 		payload, files := checkCallback(t, c)
-		if *payload.Type != 4 || payload.Data.Flags&64 != 0 || !strings.Contains(*payload.Data.Content, "```") {
+		if *payload.Type != 4 || payload.Data.Flags&64 != 0 || !strings.Contains(payload.Data.Text, "```") {
 			t.Errorf("not the public board message: %+v", payload)
 		}
-		if strings.Contains(*payload.Data.Content, locales.English().Say("status.no_picture", nil)) {
+		if payload.Data.Flags&(1<<15) == 0 || !strings.Contains(string(c.body), `"url":"attachment://board.png"`) {
+			t.Errorf("the board is not a card showing its picture in a media gallery")
+		}
+		if strings.Contains(payload.Data.Text, locales.English().Say("status.no_picture", nil)) {
 			t.Errorf("the picture arrived with the note that it could not")
 		}
 		img, err := png.Decode(bytes.NewReader(files["0"]))

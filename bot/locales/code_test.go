@@ -28,7 +28,7 @@ func closesEarly(span string) string {
 		return "empty span"
 	}
 	for _, r := range inner {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) && !emojiJoiner(r) {
 			return "control or format character inside"
 		}
 	}
@@ -47,6 +47,9 @@ func TestCode(t *testing.T) {
 		{"Spaces", "  ", "`␣␣`"},
 		{"Newline", "X\n# heading", "`X\uFFFD# heading`"},
 		{"RightToLeftOverride", "X\u202eO", "`X\uFFFDO`"},
+		{"ZWJEmojiStays", "👨\u200D👩\u200D👧", "`👨\u200D👩\u200D👧`"},
+		{"TagFlagStays", "🏴\U000E0067\U000E0062\U000E007F", "`🏴\U000E0067\U000E0062\U000E007F`"},
+		{"ZeroWidthSpaceGoes", "X\u200BO", "`X\uFFFDO`"},
 		{"Mention", "<@123> @everyone", "`<@123> @everyone`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

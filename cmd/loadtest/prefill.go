@@ -324,13 +324,13 @@ func opened(cur *table.Table, g gameSpec) (*table.Table, error) {
 	if g.parent != "" && cur == nil {
 		t.PlaceInThread(g.parent)
 	}
-	return t, t.Join(g.players[0], 'X')
+	return t, t.Join(g.players[0], "X")
 }
 
 // seat has g's other players join, as /ttt join does, which starts the game.
 func seat(t *table.Table, g gameSpec) error {
 	for _, p := range g.players[1:] {
-		if err := t.Join(p, 0); err != nil {
+		if err := t.Join(p, ""); err != nil {
 			return err
 		}
 	}

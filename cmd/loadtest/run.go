@@ -774,8 +774,11 @@ func readBoard(reply []byte) boardMessage {
 			Components json.RawMessage `json:"components"`
 		} `json:"data"`
 	}
-	if json.Unmarshal(reply, &r) != nil || len(r.Data.Content) == 0 || len(r.Data.Components) == 0 {
+	if json.Unmarshal(reply, &r) != nil || len(r.Data.Components) == 0 {
 		return boardMessage{}
+	}
+	if len(r.Data.Content) == 0 {
+		r.Data.Content = json.RawMessage(`""`) // a Components V2 card: its text is in its components
 	}
 	b := boardMessage{content: r.Data.Content, components: r.Data.Components}
 	const prefix = `"custom_id":"ttt:col:`

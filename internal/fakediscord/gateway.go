@@ -19,6 +19,7 @@ type Callback struct {
 	ID    string
 	Body  map[string]any
 	Files map[string][]byte // name → contents, for multipart replies
+	names map[string]string // n of the part files[n] → its file name
 }
 
 // readCallback reads an interaction reply: JSON, or multipart/form-data with
@@ -49,25 +50,59 @@ func readCallback(r *http.Request) (Callback, error) {
 			continue
 		}
 		cb.Files[part.FileName()] = data
+		if n, ok := strings.CutPrefix(part.FormName(), "files["); ok {
+			if cb.names == nil {
+				cb.names = map[string]string{}
+			}
+			cb.names[strings.TrimSuffix(n, "]")] = part.FileName()
+		}
 	}
 }
 
-// Buttons lists the reply's buttons: custom_id → label.
+// Buttons lists the reply's buttons, wherever they are nested (in action
+// rows, in a Components V2 container): custom_id → label.
 func (c Callback) Buttons() map[string]string {
 	out := map[string]string{}
 	data, _ := c.Body["data"].(map[string]any)
-	rows, _ := data["components"].([]any)
-	for _, row := range rows {
-		r, _ := row.(map[string]any)
-		btns, _ := r["components"].([]any)
-		for _, b := range btns {
-			bm, _ := b.(map[string]any)
-			id, _ := bm["custom_id"].(string)
-			label, _ := bm["label"].(string)
+	walkComponents(data["components"], func(m map[string]any) {
+		if t, _ := m["type"].(float64); t == typeButton {
+			id, _ := m["custom_id"].(string)
+			label, _ := m["label"].(string)
 			out[id] = label
 		}
-	}
+	})
 	return out
+}
+
+// walkComponents calls visit for every component in list (decoded JSON),
+// nested ones after the component that holds them.
+func walkComponents(list any, visit func(map[string]any)) {
+	cs, _ := list.([]any)
+	for _, c := range cs {
+		m, _ := c.(map[string]any)
+		if m == nil {
+			continue
+		}
+		visit(m)
+		walkComponents(m["components"], visit)
+	}
+}
+
+// Text is a message's text as a reader sees it: its content, or a
+// Components V2 message's text displays, one after another on lines of
+// their own.
+func Text(data map[string]any) string {
+	var parts []string
+	if text, _ := data["content"].(string); text != "" {
+		parts = append(parts, text)
+	}
+	walkComponents(data["components"], func(m map[string]any) {
+		if t, _ := m["type"].(float64); t == typeTextDisplay {
+			text, _ := m["content"].(string)
+			parts = append(parts, text)
+		}
+	})
+	return strings.Join(parts, "\n")
 }
 
 // Button finds the custom_id of a button whose id ends in suffix (e.g.
@@ -89,12 +124,12 @@ func (c Callback) Kind() int {
 	return int(t)
 }
 
-// Content returns the reply's message content and whether it was ephemeral.
+// Content returns the reply's text (Text: content, or a Components V2
+// card's text displays) and whether it was ephemeral.
 func (c Callback) Content() (string, bool) {
 	data, _ := c.Body["data"].(map[string]any)
-	text, _ := data["content"].(string)
 	flags, _ := data["flags"].(float64)
-	return text, int(flags)&64 != 0
+	return Text(data), int(flags)&64 != 0
 }
 
 func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
@@ -105,7 +140,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	if data, ok := cb.Body["data"]; ok { // a message reply: checked as a message is
 		raw, _ := json.Marshal(data)
-		s.check(r, checkMessage(raw, nil))
+		s.check(r, checkMessage(raw, cb.names))
 	}
 	s.callbacks <- cb
 	w.WriteHeader(http.StatusNoContent)

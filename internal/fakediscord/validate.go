@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // The bodies the bot sends, checked as Discord's OpenAPI description
@@ -16,7 +17,16 @@ import (
 // their allowed mentions (MessageAllowedMentionsRequest), action rows
 // (ActionRowComponentForMessageRequest), buttons
 // (ButtonComponentForMessageRequest) and attachments
-// (MessageAttachmentRequest). Each check returns what breaks the schema.
+// (MessageAttachmentRequest), and the Components V2 layout a board message
+// takes: the flag IS_COMPONENTS_V2 (1<<15), containers
+// (ContainerComponentForMessageRequest), text displays
+// (TextDisplayComponentForMessageRequest) and media galleries
+// (MediaGalleryComponentForMessageRequest, MediaGalleryItemRequest,
+// UnfurledMediaRequest), with the rules Discord states beside the schema: a
+// V2 message carries no content and no embeds, at most 40 components
+// counting nested ones, and 4000 characters across its text displays; a
+// classic message only action rows. Each check returns what breaks the
+// schema.
 
 var snowflake = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
@@ -32,6 +42,33 @@ const (
 	maxAttachments  = 10    // attachments maxItems
 	maxFilename     = 1024  // an attachment's filename maxLength (minLength 1)
 	maxSlowmode     = 21600 // rate_limit_per_user maximum
+	maxV2Text       = 4000  // a text display's content maxLength, and all of a V2 message's text displays together
+	maxGalleryItems = 10    // a media gallery's items maxItems (minItems 1)
+	maxMediaURL     = 2048  // UnfurledMediaRequest.url maxLength
+	maxAccent       = 0xFFFFFF
+	maxDescription  = 1024 // a gallery item's description maxLength
+)
+
+// Message flags the bot may send (MessageCreateRequest.flags and the
+// interaction's), and the Components V2 one.
+const (
+	flagSuppressEmbeds        = 1 << 2
+	flagEphemeral             = 1 << 6
+	flagSuppressNotifications = 1 << 12
+	flagComponentsV2          = 1 << 15
+	sendableFlags             = flagSuppressEmbeds | flagEphemeral | flagSuppressNotifications | flagComponentsV2
+)
+
+// Component types (MessageComponentTypes) a message may hold.
+const (
+	typeActionRow    = 1
+	typeButton       = 2
+	typeSection      = 9
+	typeTextDisplay  = 10
+	typeMediaGallery = 12
+	typeFile         = 13
+	typeSeparator    = 14
+	typeContainer    = 17
 )
 
 // autoArchiveDurations is ThreadAutoArchiveDuration's values, in minutes.
@@ -99,6 +136,7 @@ func checkThreadUpdate(raw []byte) []string {
 // message is the part of a new message or an edit the checks read.
 type message struct {
 	Content         *string           `json:"content"`
+	Embeds          []json.RawMessage `json:"embeds"`
 	Components      []json.RawMessage `json:"components"`
 	AllowedMentions *struct {
 		Parse       []string `json:"parse"`
@@ -113,6 +151,12 @@ type message struct {
 	Flags *int `json:"flags"`
 }
 
+// CheckMessage checks a message's body as the fake checks every one it
+// receives (a reply's data, a new message, an edit), for tests that hold a
+// body the fake never sees, such as the HTTP endpoint's inline replies.
+// files are the multipart parts files[n]'s names by n (nil: JSON alone).
+func CheckMessage(body []byte, files map[string]string) []string { return checkMessage(body, files) }
+
 // checkMessage checks a new message's or an edit's body; files are the
 // multipart parts files[n] by n ("" when the body was JSON alone).
 func checkMessage(raw []byte, files map[string]string) []string {
@@ -124,11 +168,18 @@ func checkMessage(raw []byte, files map[string]string) []string {
 	if m.Content != nil && len([]rune(*m.Content)) > maxContent {
 		errs = append(errs, fmt.Sprintf("content of %d characters", len([]rune(*m.Content))))
 	}
+	if m.Flags != nil && *m.Flags&^sendableFlags != 0 {
+		errs = append(errs, fmt.Sprintf("flags %d set bits a message may not", *m.Flags))
+	}
 	if len(m.Components) > maxComponents {
 		errs = append(errs, fmt.Sprintf("%d components", len(m.Components)))
 	}
-	for _, c := range m.Components {
-		errs = append(errs, checkActionRow(c)...)
+	if m.Flags != nil && *m.Flags&flagComponentsV2 != 0 {
+		errs = append(errs, checkV2(m, attachedNames(m, files))...)
+	} else {
+		for _, c := range m.Components {
+			errs = append(errs, checkActionRow(c)...)
+		}
 	}
 	if am := m.AllowedMentions; am != nil {
 		if len(am.Users) > maxMentionUsers {
@@ -208,6 +259,189 @@ func checkActionRow(raw json.RawMessage) []string {
 		}
 	}
 	return errs
+}
+
+// attachedNames are the file names a message's attachments name, which
+// its media may refer to as attachment://name; nil when the body came
+// without files (an edit may refer to the message's earlier ones).
+func attachedNames(m message, files map[string]string) map[string]bool {
+	if files == nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, a := range m.Attachments {
+		if a.ID != nil && files[*a.ID] != "" {
+			names[files[*a.ID]] = true
+		}
+	}
+	return names
+}
+
+// checkV2 checks a message flagged IS_COMPONENTS_V2: no content and no
+// embeds (absent or null; null is what makes a classic message V2 in an
+// edit); every top-level component one of a message's (ActionRow,
+// Container, File, MediaGallery, Section, Separator, TextDisplay); at most
+// maxComponents of them counting nested ones; at most maxV2Text characters
+// across its text displays. attached are the files sent with it (nil: not
+// known).
+func checkV2(m message, attached map[string]bool) []string {
+	var errs []string
+	if m.Content != nil {
+		errs = append(errs, "content beside the IS_COMPONENTS_V2 flag")
+	}
+	if len(m.Embeds) > 0 {
+		errs = append(errs, "embeds beside the IS_COMPONENTS_V2 flag")
+	}
+	if len(m.Components) == 0 {
+		errs = append(errs, "a Components V2 message without components")
+	}
+	v := &v2Walk{attached: attached}
+	for _, c := range m.Components {
+		v.top(c, false)
+	}
+	if v.count > maxComponents {
+		v.errs = append(v.errs, fmt.Sprintf("%d components counting nested ones, over %d", v.count, maxComponents))
+	}
+	if v.text > maxV2Text {
+		v.errs = append(v.errs, fmt.Sprintf("%d characters across the text displays, over %d", v.text, maxV2Text))
+	}
+	return append(errs, v.errs...)
+}
+
+// v2Walk checks a Components V2 message's components, counting them and
+// their text as it goes.
+type v2Walk struct {
+	attached map[string]bool
+	count    int // components, nested ones counted
+	text     int // characters across text displays
+	errs     []string
+}
+
+// top checks one component of a message, or of a container (inContainer):
+// the same kinds but a container, which holds none.
+func (v *v2Walk) top(raw json.RawMessage, inContainer bool) {
+	var head struct {
+		Type *int `json:"type"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil || head.Type == nil {
+		v.errs = append(v.errs, "a component without a type")
+		return
+	}
+	v.count++
+	switch *head.Type {
+	case typeActionRow:
+		errs := checkActionRow(raw)
+		v.errs = append(v.errs, errs...)
+		var row struct {
+			Components []json.RawMessage `json:"components"`
+		}
+		json.Unmarshal(raw, &row)
+		v.count += len(row.Components)
+	case typeTextDisplay:
+		var t struct {
+			Type    int     `json:"type"`
+			ID      *int    `json:"id"`
+			Content *string `json:"content"`
+		}
+		if err := strictDecode(raw, &t); err != nil {
+			v.errs = append(v.errs, "text display: "+err.Error())
+			return
+		}
+		switch n := len([]rune(deref(t.Content))); {
+		case t.Content == nil:
+			v.errs = append(v.errs, "a text display without content")
+		case n < 1 || n > maxV2Text:
+			v.errs = append(v.errs, fmt.Sprintf("a text display of %d characters", n))
+		default:
+			v.text += n
+		}
+	case typeMediaGallery:
+		v.gallery(raw)
+	case typeContainer:
+		if inContainer {
+			v.errs = append(v.errs, "a container in a container")
+			return
+		}
+		v.container(raw)
+	case typeSection, typeFile, typeSeparator:
+		v.errs = append(v.errs, fmt.Sprintf("component type %d: valid, but the bot sends none and this fake does not check it", *head.Type))
+	default:
+		v.errs = append(v.errs, fmt.Sprintf("component type %d is not one a message's components may be", *head.Type))
+	}
+}
+
+// container checks a container and what it holds.
+func (v *v2Walk) container(raw json.RawMessage) {
+	var c struct {
+		Type        int               `json:"type"`
+		ID          *int              `json:"id"`
+		AccentColor *int              `json:"accent_color"`
+		Spoiler     *bool             `json:"spoiler"`
+		Components  []json.RawMessage `json:"components"`
+	}
+	if err := strictDecode(raw, &c); err != nil {
+		v.errs = append(v.errs, "container: "+err.Error())
+		return
+	}
+	if a := c.AccentColor; a != nil && (*a < 0 || *a > maxAccent) {
+		v.errs = append(v.errs, fmt.Sprintf("accent_color %d", *a))
+	}
+	if n := len(c.Components); n < 1 || n > maxComponents {
+		v.errs = append(v.errs, fmt.Sprintf("a container of %d components", n))
+	}
+	for _, inner := range c.Components {
+		v.top(inner, true)
+	}
+}
+
+// gallery checks a media gallery: 1–10 items, each a media URL that is a
+// URI, and an attachment://name that names a file sent with the message.
+func (v *v2Walk) gallery(raw json.RawMessage) {
+	var g struct {
+		Type  int  `json:"type"`
+		ID    *int `json:"id"`
+		Items []struct {
+			Media *struct {
+				URL *string `json:"url"`
+			} `json:"media"`
+			Description *string `json:"description"`
+			Spoiler     *bool   `json:"spoiler"`
+		} `json:"items"`
+	}
+	if err := strictDecode(raw, &g); err != nil {
+		v.errs = append(v.errs, "media gallery: "+err.Error())
+		return
+	}
+	if n := len(g.Items); n < 1 || n > maxGalleryItems {
+		v.errs = append(v.errs, fmt.Sprintf("a media gallery of %d items", n))
+	}
+	for _, it := range g.Items {
+		if it.Description != nil && (len([]rune(*it.Description)) < 1 || len([]rune(*it.Description)) > maxDescription) {
+			v.errs = append(v.errs, "a gallery item's description")
+		}
+		if it.Media == nil || it.Media.URL == nil {
+			v.errs = append(v.errs, "a gallery item without media.url")
+			continue
+		}
+		u := *it.Media.URL
+		name, isAttachment := strings.CutPrefix(u, "attachment://")
+		switch {
+		case len(u) > maxMediaURL || !uri.MatchString(u):
+			v.errs = append(v.errs, fmt.Sprintf("media url %q", u))
+		case isAttachment && v.attached != nil && !v.attached[name]:
+			v.errs = append(v.errs, fmt.Sprintf("media %q names no file sent with the message", u))
+		}
+	}
+}
+
+// uri is a URI's scheme and rest (format "uri").
+var uri = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$`)
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func hasDuplicates(s []string) bool {

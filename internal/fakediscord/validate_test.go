@@ -29,6 +29,21 @@ func TestChecksFindBrokenBodies(t *testing.T) {
 		{"MessageEmptyEmoji", checkMessage([]byte(`{"components":[{"type":1,"components":[{"type":2,"style":2,"custom_id":"a","emoji":{}}]}]}`), nil), "empty emoji"},
 		{"MessageMentionParse", checkMessage([]byte(`{"allowed_mentions":{"parse":["here"]}}`), nil), "parse \"here\""},
 		{"MessageMentionUser", checkMessage([]byte(`{"allowed_mentions":{"users":["bob"]}}`), nil), "allowed_mentions id"},
+		{"CardValid", checkMessage([]byte(card(`{"type":10,"content":"**X** to move"},{"type":12,"items":[{"media":{"url":"attachment://board.png"}}]},`+buttons(1))), map[string]string{"0": "board.png"}), ""},
+		{"CardAt40", checkMessage([]byte(card(strings.Repeat(`{"type":10,"content":"x"},`, 3)+buttons(6))), nil), ""},
+		{"CardEditWithoutFiles", checkMessage([]byte(card(`{"type":10,"content":"x"}`)), nil), ""},
+		{"CardNullContent", checkMessage([]byte(`{"content":null,"embeds":null,"flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), ""},
+		{"CardWithContent", checkMessage([]byte(`{"content":"","flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), "content beside"},
+		{"CardWithEmbeds", checkMessage([]byte(`{"embeds":[{"title":"x"}],"flags":32768,"components":[{"type":10,"content":"x"}]}`), nil), "embeds beside"},
+		{"CardOver40", checkMessage([]byte(card(strings.Repeat(`{"type":10,"content":"x"},`, 4)+buttons(6))), nil), "41 components counting nested"},
+		{"CardTextOver4000", checkMessage([]byte(card(`{"type":10,"content":"`+strings.Repeat("x", 2500)+`"},{"type":10,"content":"`+strings.Repeat("y", 1501)+`"}`)), nil), "4001 characters across"},
+		{"CardEmptyText", checkMessage([]byte(card(`{"type":10,"content":""}`)), nil), "text display of 0"},
+		{"CardNestedContainer", checkMessage([]byte(card(`{"type":17,"components":[{"type":10,"content":"x"}]}`)), nil), "container in a container"},
+		{"CardAccent", checkMessage([]byte(`{"flags":32768,"components":[{"type":17,"accent_color":16777216,"components":[{"type":10,"content":"x"}]}]}`), nil), "accent_color"},
+		{"CardUnknownField", checkMessage([]byte(`{"flags":32768,"components":[{"type":17,"colour":1,"components":[{"type":10,"content":"x"}]}]}`), nil), "unknown field"},
+		{"CardGalleryNamesNoFile", checkMessage([]byte(card(`{"type":12,"items":[{"media":{"url":"attachment://other.png"}}]}`)), map[string]string{"0": "board.png"}), "names no file"},
+		{"CardEmptyGallery", checkMessage([]byte(card(`{"type":12,"items":[]}`)), nil), "gallery of 0 items"},
+		{"V2ComponentsWithoutFlag", checkMessage([]byte(`{"components":[{"type":17,"components":[{"type":10,"content":"x"}]}]}`), nil), "not an action row"},
 		{"MessageAttachmentWithoutFile", checkMessage([]byte(`{"attachments":[{"id":"0","filename":"board.png"}]}`), map[string]string{"1": "board.png"}), "names no files[0]"},
 	}
 	for _, c := range cases {
@@ -42,4 +57,16 @@ func TestChecksFindBrokenBodies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// card is a Components V2 message of one container holding inner, with an
+// attachment board.png as files[0].
+func card(inner string) string {
+	return `{"flags":32768,"allowed_mentions":{"parse":[]},"attachments":[{"id":"0","filename":"board.png"}],"components":[{"type":17,"accent_color":2062260,"spoiler":false,"components":[` + inner + `]}]}`
+}
+
+// buttons is n action rows of five buttons each.
+func buttons(n int) string {
+	row := `{"type":1,"components":[` + strings.TrimSuffix(strings.Repeat(`{"type":2,"style":2,"label":"1","custom_id":"ttt:col:1.0:1"},`, 5), ",") + `]}`
+	return strings.TrimSuffix(strings.Repeat(row+",", n), ",")
 }

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"text/template"
 
@@ -109,14 +110,21 @@ func Interaction(tb Failer, file string, fields map[string]any) *discordgo.Inter
 }
 
 // CommandFields fills command.json (or dm_command.json): /ttt sub with opts,
-// by user in channel ch, with the member's permissions perms. Every user
-// option's user is resolved, as Discord does.
+// by user in channel ch, with the member's permissions perms. A sub of two
+// words ("tournament new") is a subcommand of a group. Every user option's
+// user is resolved, as Discord does.
 func CommandFields(ch, user, sub string, perms int64, opts []Option) map[string]any {
 	optJSON, _ := json.Marshal(opts)
 	if opts == nil {
 		optJSON = []byte("[]")
 	}
-	fields := map[string]any{"ID": "1180000000000000001", "Guild": Guild, "Channel": ch, "User": user, "Sub": sub, "Options": string(optJSON), "Permissions": fmt.Sprint(perms)}
+	group, inGroup, grouped := strings.Cut(sub, " ")
+	if grouped {
+		sub = inGroup
+	} else {
+		group = ""
+	}
+	fields := map[string]any{"ID": "1180000000000000001", "Guild": Guild, "Channel": ch, "User": user, "Group": group, "Sub": sub, "Options": string(optJSON), "Permissions": fmt.Sprint(perms)}
 	users := map[string]any{}
 	for _, o := range opts {
 		if o.Type == discordgo.ApplicationCommandOptionUser {

@@ -1,6 +1,8 @@
 // Package sqlite is tttbot's embedded durable store: one SQLite file, WAL
 // with synchronous=FULL, written through the group-commit writer
-// (store/internal/groupcommit), read through a pool of its own.
+// (store/internal/groupcommit), read through a pool of its own. Backup
+// copies it while bots write to it, and Restore puts a copy back once no bot
+// holds its lock file (lock.go).
 package sqlite
 
 import (
@@ -39,6 +41,7 @@ type Store struct {
 	w                 *groupcommit.Writer
 	db, wdb           *sql.DB // the read pool; the writer's one connection
 	stmts             *statements
+	lock              *storeLock // held while open: restore refuses to replace a store in use
 }
 
 // Open opens (creating it and its directory if needed) the SQLite database
@@ -69,6 +72,21 @@ func open(ctx context.Context, path string, opt options) (*Store, error) {
 	if opt.driver == "" {
 		opt.driver = "sqlite"
 	}
+	lock, err := lockShared(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openLocked(ctx, path, opt)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// openLocked is open once the store's lock is held.
+func openLocked(ctx context.Context, path string, opt options) (*Store, error) {
 	dsn := func(pragmas ...string) string {
 		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + strings.Join(append([]string{
 			"_pragma=busy_timeout(10000)",
@@ -114,7 +132,7 @@ func stamp(t time.Time) any { return t.UTC().Format("2006-01-02T15:04:05.000Z") 
 func (s *Store) Close() error {
 	s.w.Close()
 	s.stmts.close()
-	return errors.Join(s.wdb.Close(), s.db.Close())
+	return errors.Join(s.wdb.Close(), s.db.Close(), s.lock.release())
 }
 
 // statements keeps statements prepared. SQLite (modernc) otherwise parses

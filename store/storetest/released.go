@@ -55,7 +55,20 @@ func CheckFirstReleased(t *testing.T, s Store) {
 			t.Errorf("interaction %s handled: %v %v", id, handled, err)
 		}
 	}
-	err = ts.Do(ctx, clocked, func(_ context.Context, cur *table.Table) (*table.Table, error) {
+	PlaysOnReleased(t, s)
+}
+
+// PlaysOnReleased plays on in the game the released fixtures hold open
+// (channel 200000000000000002, a 3×3 game with X's first move, on a
+// 30-second clock): a move by O, whose clock deadline the store then keeps.
+// It is what every released schema, upgraded, must still take.
+func PlaysOnReleased(t *testing.T, s Store) {
+	t.Helper()
+	ctx := context.Background()
+	const clocked, o = "200000000000000002", "100000000000000002"
+	now := time.Date(2026, 11, 22, 12, 0, 10, 0, time.UTC)
+	ts := table.NewTables(table.Options{Store: s, Now: func() time.Time { return now }})
+	err := ts.Do(ctx, clocked, func(_ context.Context, cur *table.Table) (*table.Table, error) {
 		tb, err := table.Current(cur)
 		if err != nil {
 			return nil, err

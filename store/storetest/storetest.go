@@ -136,11 +136,10 @@ func Finished(tb testing.TB, scope, channel string, r game.Rules, players []stri
 	if err := h.UnmarshalText([]byte(record)); err != nil {
 		tb.Fatal(err)
 	}
-	tokens := []string{"X", "O", "A", "B"}[:len(players)]
-	runes := make([]rune, len(tokens))
-	for i, t := range tokens {
-		runes[i] = []rune(t)[0]
-	}
+	// Emoji tokens among them: a store keeps a seat's token as its text,
+	// whatever its kind (a Unicode emoji, a ZWJ sequence, a custom emoji).
+	tokens := []string{"X", "🦊", "<:blob:1234>", "👨\u200D👩\u200D👧"}[:len(players)]
+	runes := []rune("XOAB")[:len(players)] // the engine's stand-ins (token.Runes)
 	g, err := game.Replay(r, game.Fast, runes, h)
 	if err != nil || !g.Over() {
 		tb.Fatalf("%s: over %v, %v", record, g != nil && g.Over(), err)
@@ -194,10 +193,10 @@ func OpenClockedGame(tb testing.TB, ts *table.Tables, channel string) {
 		if err := t.SetClock(30 * time.Second); err != nil {
 			return nil, err
 		}
-		if err := t.Join("alice", 'X'); err != nil {
+		if err := t.Join("alice", "X"); err != nil {
 			return nil, err
 		}
-		return t, t.Join("bob", 'O')
+		return t, t.Join("bob", "O")
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -339,6 +339,29 @@ func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
 	if weak {
 		lo, hi = -1, 1
 	}
+	v, ok := s.bisect(p, lo, hi)
+	if weak {
+		return max(-1, min(1, v)), ok
+	}
+	return v, ok
+}
+
+// SolveWindow returns p's exact score when it lies in [lo, hi], else a
+// score below lo or above hi (at lo−1 or hi+1, or the bound of the
+// board), and whether the search finished. A narrow window costs far less
+// than Solve: asking only for wins faster than some number of plies
+// spares the search of the slow ones.
+func (s *Solver) SolveWindow(p Pos, lo, hi int) (int, bool) {
+	g := s.G
+	if g.CanWinNext(p) {
+		return g.MaxScore(p.Moves), true
+	}
+	return s.bisect(p, max(lo-1, g.minScore(p.Moves)), min(hi+1, g.MaxScore(p.Moves)))
+}
+
+// bisect closes in on p's score between lo and hi by null-window
+// searches; a score outside comes back as the nearer bound.
+func (s *Solver) bisect(p Pos, lo, hi int) (int, bool) {
 	for lo < hi {
 		med := lo + (hi-lo)/2
 		if med <= 0 && lo/2 < med {
@@ -355,9 +378,6 @@ func (s *Solver) Solve(p Pos, weak bool) (int, bool) {
 		} else {
 			lo = r
 		}
-	}
-	if weak {
-		return max(-1, min(1, lo)), true
 	}
 	return lo, true
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -62,6 +63,20 @@ func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
 	return out, nil
 }
 
+// Versions returns the versions of sc's migrations, lowest first: the
+// schemas this binary knows.
+func (sc Schema) Versions() ([]int, error) {
+	ms, err := loadMigrations(sc.FS, sc.Dir)
+	if err != nil {
+		return nil, err
+	}
+	vs := make([]int, len(ms))
+	for i, m := range ms {
+		vs[i] = m.version
+	}
+	return vs, nil
+}
+
 // Migrate brings the schema up to the newest version sc knows, in one
 // transaction (serialised across processes by sc.Lock), and refuses a
 // database whose schema is newer than that (store.ErrSchemaTooNew). It
@@ -105,10 +120,20 @@ func Migrate(ctx context.Context, db *sql.DB, sc Schema) (int, error) {
 	if len(ms) > 0 {
 		known = ms[len(ms)-1].version
 	}
+	var unknown []int
 	for v := range applied {
 		if !slices.ContainsFunc(ms, func(m migration) bool { return m.version == v }) {
-			return 0, fmt.Errorf("%w: the database has migration %d, which this binary does not know (it knows up to %d); run a newer tttbot (or restore a backup)", store.ErrSchemaTooNew, v, known)
+			unknown = append(unknown, v)
 		}
+	}
+	if len(unknown) > 0 {
+		// Nothing has been written: the transaction rolls back. The
+		// message is what the operator reads when an older binary starts.
+		slices.Sort(unknown)
+		return 0, fmt.Errorf("%w: the database's schema is at version %d (migrations %v are unknown here), and this tttbot knows versions up to %d. "+
+			"A newer tttbot has upgraded it; this one stops rather than run on a schema it does not know. "+
+			"Run the newer version again, or, to go back to this one, restore a backup taken before the upgrade (tttbot restore)",
+			store.ErrSchemaTooNew, slices.Max(slices.Collect(maps.Keys(applied))), unknown, known)
 	}
 	// Every known migration not applied yet, in order: one that landed after
 	// a higher-numbered one (parallel streams) is still applied.

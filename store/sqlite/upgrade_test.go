@@ -1,0 +1,184 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tttbot/tttbot/store/storetest"
+)
+
+var updateReleased = flag.Bool("update-released", false, "rewrite testdata/released/*.db from git's history of the migrations, filled with testdata/v5.db's rows")
+
+// migrationDirs are where SQLite's migrations have lived in the repository.
+var migrationDirs = []string{"store/migrations/sqlite", "store/sqlite/migrations"}
+
+// TestUpgradeFromEveryReleasedSchema opens a store left at each schema the
+// main line has had (testdata/released: one file each, made by that
+// schema's migrations as git holds them, with the rows such a store could
+// hold) with this binary. Each must migrate to every migration this binary
+// has, end with the very schema a new store gets, keep every row, and play
+// on. A new migration is covered as it lands: the fixtures stay, and the
+// newest schema is read from the migrations themselves.
+func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
+	if *updateReleased {
+		writeReleased(t)
+	}
+	fixtures, err := filepath.Glob("testdata/released/*.db")
+	if err != nil || len(fixtures) == 0 {
+		t.Fatalf("no fixtures in testdata/released (%v): run go test -run %s -update-released", err, t.Name())
+	}
+	known, err := schema.Versions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := openTest(t, nil)
+	want := schemaOf(t, fresh.db)
+	for _, fixture := range fixtures {
+		t.Run(strings.TrimSuffix(filepath.Base(fixture), ".db"), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tttbot.db")
+			data, err := os.ReadFile(fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before, columns := readAll(t, path)
+			s := mustOpen(t, path, options{})
+			var got []int
+			rows, err := s.db.Query(`SELECT version FROM schema_migrations ORDER BY version`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var v int
+				rows.Scan(&v)
+				got = append(got, v)
+			}
+			rows.Close()
+			if !slices.Equal(got, known) {
+				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
+			}
+			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
+				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
+			}
+			// The upgraded rows, on the columns the fixture had.
+			storetest.CheckKept(t, before, storetest.ReadRows(t, s.db, columns, quoteSQLite))
+			storetest.PlaysOnReleased(t, s)
+		})
+	}
+}
+
+// schemaOf is the database's schema: every table, index and trigger as its
+// SQL, whitespace folded.
+func schemaOf(tb testing.TB, db *sql.DB) []string {
+	tb.Helper()
+	rows, err := db.Query(`SELECT type, name, COALESCE(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var kind, name, text string
+		if err := rows.Scan(&kind, &name, &text); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, kind+" "+name+": "+strings.Join(strings.Fields(text), " "))
+	}
+	return out
+}
+
+// quoteSQLite writes a column as SQLite's literal of its value, so a blob,
+// a number and a text compare exactly.
+func quoteSQLite(column string) string { return "quote(" + column + ")" }
+
+// tablesOf lists the tables of db and their columns, schema_migrations
+// aside (an upgrade adds to it).
+func tablesOf(tb testing.TB, db *sql.DB) map[string][]string {
+	tb.Helper()
+	rows, err := db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'schema_migrations' ORDER BY m.name, p.cid`)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			tb.Fatal(err)
+		}
+		out[table] = append(out[table], col)
+	}
+	return out
+}
+
+// readAll reads every row of the database file at path, untouched, and
+// the columns it read.
+func readAll(tb testing.TB, path string) (storetest.Rows, map[string][]string) {
+	tb.Helper()
+	db, err := sql.Open("sqlite", fileDSN(path, "_pragma=query_only(1)"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	cols := tablesOf(tb, db)
+	return storetest.ReadRows(tb, db, cols, quoteSQLite), cols
+}
+
+// writeReleased writes testdata/released/SCHEMA.db for each schema in git's
+// history of the migrations: that schema's migrations applied as they were
+// then, then testdata/v5.db's rows on the columns the schema has.
+func writeReleased(t *testing.T) {
+	src, err := sql.Open("sqlite", fileDSN("testdata/v5.db", "_pragma=query_only(1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	source := tablesOf(t, src)
+	os.RemoveAll("testdata/released")
+	if err := os.MkdirAll("testdata/released", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range storetest.ReleasedSchemas(t, migrationDirs...) {
+		path := filepath.Join("testdata/released", r.Name()+".db")
+		db, err := sql.Open("sqlite", fileDSN(path, "_pragma=foreign_keys(1)", "_pragma=journal_mode(DELETE)"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		mustExec(t, db, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`)
+		for _, m := range r.Migrations {
+			mustExec(t, db, m.SQL)
+			mustExec(t, db, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name)
+		}
+		have := tablesOf(t, db)
+		for _, table := range storetest.ParentsFirst(source) {
+			cols := slices.DeleteFunc(slices.Clone(source[table]), func(c string) bool { return !slices.Contains(have[table], c) })
+			if len(cols) == 0 {
+				continue
+			}
+			list := strings.Join(cols, ", ")
+			mustExec(t, db, `ATTACH DATABASE 'file:testdata/v5.db?mode=ro' AS v5`)
+			mustExec(t, db, "INSERT INTO "+table+" ("+list+") SELECT "+list+" FROM v5."+table)
+			mustExec(t, db, `DETACH DATABASE v5`)
+		}
+		mustExec(t, db, `VACUUM`)
+		db.Close()
+		t.Logf("wrote %s (from %s)", path, r.Commit[:12])
+	}
+}
+
+func mustExec(tb testing.TB, db *sql.DB, query string, args ...any) {
+	tb.Helper()
+	if _, err := db.ExecContext(context.Background(), query, args...); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+}
