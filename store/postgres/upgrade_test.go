@@ -29,18 +29,17 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 	if *updateReleased {
 		writeReleased(t)
 	}
-	fixtures, err := filepath.Glob("testdata/released/*.sql")
-	if err != nil || len(fixtures) == 0 {
-		t.Fatalf("no fixtures in testdata/released (%v): run go test -run %s -update-released", err, t.Name())
-	}
 	known, err := schema.Versions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := openTest(t, nil)
-	want := schemaOf(t, fresh.db)
-	for _, fixture := range fixtures {
-		t.Run(strings.TrimSuffix(filepath.Base(fixture), ".sql"), func(t *testing.T) {
+	storetest.CheckUpgrades(t, storetest.Upgrade{
+		Fixtures: "testdata/released/*.sql",
+		Versions: known,
+		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
+		SchemaOf: schemaOf,
+		Cell:     textPG,
+		Open: func(t *testing.T, fixture string) storetest.Upgraded {
 			script, err := os.ReadFile(fixture)
 			if err != nil {
 				t.Fatal(err)
@@ -52,28 +51,9 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 			}
 			columns := tablesOf(t, db)
 			before := storetest.ReadRows(t, db, columns, textPG)
-			s := mustOpen(t, url, nil)
-			var got []int
-			rows, err := db.Query(`SELECT version FROM schema_migrations ORDER BY version`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var v int
-				rows.Scan(&v)
-				got = append(got, v)
-			}
-			rows.Close()
-			if !slices.Equal(got, known) {
-				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
-			}
-			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
-			}
-			storetest.CheckKept(t, before, storetest.ReadRows(t, db, columns, textPG))
-			storetest.PlaysOnReleased(t, s)
-		})
-	}
+			return storetest.Upgraded{Before: before, Columns: columns, Store: mustOpen(t, url, nil), DB: db}
+		},
+	})
 }
 
 // utcURL asks the server to write times in UTC, so rows read as text

@@ -29,18 +29,17 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 	if *updateReleased {
 		writeReleased(t)
 	}
-	fixtures, err := filepath.Glob("testdata/released/*.db")
-	if err != nil || len(fixtures) == 0 {
-		t.Fatalf("no fixtures in testdata/released (%v): run go test -run %s -update-released", err, t.Name())
-	}
 	known, err := schema.Versions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := openTest(t, nil)
-	want := schemaOf(t, fresh.db)
-	for _, fixture := range fixtures {
-		t.Run(strings.TrimSuffix(filepath.Base(fixture), ".db"), func(t *testing.T) {
+	storetest.CheckUpgrades(t, storetest.Upgrade{
+		Fixtures: "testdata/released/*.db",
+		Versions: known,
+		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
+		SchemaOf: schemaOf,
+		Cell:     quoteSQLite,
+		Open: func(t *testing.T, fixture string) storetest.Upgraded {
 			path := filepath.Join(t.TempDir(), "tttbot.db")
 			data, err := os.ReadFile(fixture)
 			if err != nil {
@@ -51,28 +50,9 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 			}
 			before, columns := readAll(t, path)
 			s := mustOpen(t, path, options{})
-			var got []int
-			rows, err := s.db.Query(`SELECT version FROM schema_migrations ORDER BY version`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var v int
-				rows.Scan(&v)
-				got = append(got, v)
-			}
-			rows.Close()
-			if !slices.Equal(got, known) {
-				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
-			}
-			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
-			}
-			// The upgraded rows, on the columns the fixture had.
-			storetest.CheckKept(t, before, storetest.ReadRows(t, s.db, columns, quoteSQLite))
-			storetest.PlaysOnReleased(t, s)
-		})
-	}
+			return storetest.Upgraded{Before: before, Columns: columns, Store: s, DB: s.db}
+		},
+	})
 }
 
 // schemaOf is the database's schema: every table, index and trigger as its
