@@ -168,23 +168,7 @@ func writeReleased(t *testing.T) {
 			if len(cols) == 0 {
 				continue
 			}
-			exprs := make([]string, len(cols))
-			for i, c := range cols {
-				exprs[i] = textPG(c)
-			}
-			rows, err := src.Query("SELECT " + strings.Join(exprs, ", ") + " FROM " + table + " ORDER BY 1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				cells := make([]sql.NullString, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range cells {
-					ptrs[i] = &cells[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
+			storetest.EachRow(t, src, table, cols, textPG, func(cells []sql.NullString) {
 				vals := make([]string, len(cells))
 				for i, c := range cells {
 					vals[i] = "NULL"
@@ -193,8 +177,7 @@ func writeReleased(t *testing.T) {
 					}
 				}
 				fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", table, strings.Join(cols, ", "), strings.Join(vals, ", "))
-			}
-			rows.Close()
+			})
 		}
 		b.WriteString("SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);\n")
 		path := filepath.Join("testdata/released", r.Name()+".sql")
