@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"database/sql"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/tttbot/tttbot/store/storetest"
 )
-
-var updateReleased = flag.Bool("update-released", false, "rewrite testdata/released/*.sql from git's history of the migrations, filled with testdata/v5.sql's rows")
 
 // migrationDirs are where PostgreSQL's migrations have lived in the
 // repository.
@@ -26,16 +23,10 @@ var migrationDirs = []string{"store/migrations/postgres", "store/postgres/migrat
 // migration this binary has, end with the very schema a new store gets,
 // keep every row, and play on. A new migration is covered as it lands.
 func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
-	if *updateReleased {
-		writeReleased(t)
-	}
-	known, err := schema.Versions()
-	if err != nil {
-		t.Fatal(err)
-	}
 	storetest.CheckUpgrades(t, storetest.Upgrade{
 		Fixtures: "testdata/released/*.sql",
-		Versions: known,
+		Write:    writeReleased,
+		Versions: schema.Versions,
 		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
 		SchemaOf: schemaOf,
 		Cell:     textPG,

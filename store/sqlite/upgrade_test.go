@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/tttbot/tttbot/store/storetest"
 )
-
-var updateReleased = flag.Bool("update-released", false, "rewrite testdata/released/*.db from git's history of the migrations, filled with testdata/v5.db's rows")
 
 // migrationDirs are where SQLite's migrations have lived in the repository.
 var migrationDirs = []string{"store/migrations/sqlite", "store/sqlite/migrations"}
@@ -26,16 +23,10 @@ var migrationDirs = []string{"store/migrations/sqlite", "store/sqlite/migrations
 // on. A new migration is covered as it lands: the fixtures stay, and the
 // newest schema is read from the migrations themselves.
 func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
-	if *updateReleased {
-		writeReleased(t)
-	}
-	known, err := schema.Versions()
-	if err != nil {
-		t.Fatal(err)
-	}
 	storetest.CheckUpgrades(t, storetest.Upgrade{
 		Fixtures: "testdata/released/*.db",
-		Versions: known,
+		Write:    writeReleased,
+		Versions: schema.Versions,
 		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
 		SchemaOf: schemaOf,
 		Cell:     quoteSQLite,

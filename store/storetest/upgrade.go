@@ -2,11 +2,14 @@ package storetest
 
 import (
 	"database/sql"
+	"flag"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
+
+var updateReleased = flag.Bool("update-released", false, "rewrite each store's testdata/released from git's history of its migrations, filled with its testdata/v5's rows")
 
 // Upgrade is what CheckUpgrades needs of one store to open its released
 // fixtures (testdata/released: a store left at each schema the main line
@@ -15,8 +18,12 @@ type Upgrade struct {
 	// Fixtures globs the fixture files, one a schema; each file's subtest
 	// is named after it, less its extension.
 	Fixtures string
-	// Versions are every migration this binary has.
-	Versions []int
+	// Write writes the fixtures again, from git's history of the
+	// migrations (ReleasedSchemas), when the test runs with
+	// -update-released.
+	Write func(t *testing.T)
+	// Versions lists every migration this binary has.
+	Versions func() ([]int, error)
 	// New opens a new store and returns its database: the schema every
 	// upgrade must end with. A function, so a store that skips (no
 	// server) does so only once the fixtures are known to be there.
@@ -46,6 +53,13 @@ type Upgraded struct {
 // had), and play on (PlaysOnReleased).
 func CheckUpgrades(t *testing.T, u Upgrade) {
 	t.Helper()
+	if *updateReleased {
+		u.Write(t)
+	}
+	known, err := u.Versions()
+	if err != nil {
+		t.Fatal(err)
+	}
 	fixtures, err := filepath.Glob(u.Fixtures)
 	if err != nil || len(fixtures) == 0 {
 		t.Fatalf("no fixtures in %s (%v): run go test -run %s -update-released", filepath.Dir(u.Fixtures), err, t.Name())
@@ -55,8 +69,8 @@ func CheckUpgrades(t *testing.T, u Upgrade) {
 		name := filepath.Base(fixture)
 		t.Run(strings.TrimSuffix(name, filepath.Ext(name)), func(t *testing.T) {
 			up := u.Open(t, fixture)
-			if got := appliedVersions(t, up.DB); !slices.Equal(got, u.Versions) {
-				t.Errorf("migrations applied %v, want every one this binary has: %v", got, u.Versions)
+			if got := appliedVersions(t, up.DB); !slices.Equal(got, known) {
+				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
 			}
 			if have := u.SchemaOf(t, up.DB); !slices.Equal(have, want) {
 				t.Errorf("the upgraded schema differs from a new store's:\n%s", SchemaDiff(have, want))
