@@ -3,29 +3,8 @@ package render
 import (
 	"bytes"
 	"errors"
-	"image/png"
-	"path/filepath"
 	"testing"
-
-	goldenfile "github.com/tttbot/tttbot/internal/golden"
 )
-
-// goldenChart compares a chart's PNG with testdata/name.png pixel by pixel,
-// as goldenPNG does for boards.
-func goldenChart(t *testing.T, name string, draw func(*bytes.Buffer) error) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := draw(&buf); err != nil {
-		t.Fatal(err)
-	}
-	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
-		want, got, err := decodeBoth(wantPNG, gotPNG, png.Decode)
-		if err == nil && !samePixels(got, want) {
-			err = errors.New("the picture differs from the golden one")
-		}
-		return err
-	})
-}
 
 // The swiss of 8 of the tournament package's tests, final standings.
 var swissStandings = StandingsTable{
@@ -66,15 +45,15 @@ var knockoutBracket = Bracket{
 
 func TestChartGolden(t *testing.T) {
 	t.Run("standings_swiss_8", func(t *testing.T) {
-		goldenChart(t, "standings_swiss_8", func(b *bytes.Buffer) error { return StandingsPNG(b, swissStandings) })
+		goldenPicture(t, "standings_swiss_8", func(b *bytes.Buffer) error { return StandingsPNG(b, swissStandings) })
 	})
 	t.Run("standings_no_tiebreak", func(t *testing.T) {
 		s := swissStandings
 		s.Title, s.Headings.TieBreak = "", ""
-		goldenChart(t, "standings_no_tiebreak", func(b *bytes.Buffer) error { return StandingsPNG(b, s) })
+		goldenPicture(t, "standings_no_tiebreak", func(b *bytes.Buffer) error { return StandingsPNG(b, s) })
 	})
 	t.Run("bracket_knockout_6", func(t *testing.T) {
-		goldenChart(t, "bracket_knockout_6", func(b *bytes.Buffer) error { return BracketPNG(b, knockoutBracket) })
+		goldenPicture(t, "bracket_knockout_6", func(b *bytes.Buffer) error { return BracketPNG(b, knockoutBracket) })
 	})
 	t.Run("bracket_in_progress", func(t *testing.T) {
 		b := knockoutBracket
@@ -82,7 +61,7 @@ func TestChartGolden(t *testing.T) {
 		b.Rounds = []BracketRound{b.Rounds[0], {Name: "Semi-finals", Matches: []BracketMatch{
 			{Top: BracketSlot{Name: "b", Seed: 1}, Bottom: BracketSlot{Name: "d", Seed: 4}},
 		}}, {Name: "Final"}}
-		goldenChart(t, "bracket_in_progress", func(buf *bytes.Buffer) error { return BracketPNG(buf, b) })
+		goldenPicture(t, "bracket_in_progress", func(buf *bytes.Buffer) error { return BracketPNG(buf, b) })
 	})
 }
 

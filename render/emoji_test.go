@@ -7,13 +7,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/tttbot/tttbot/game"
-	goldenfile "github.com/tttbot/tttbot/internal/golden"
 )
 
 // Faces the emoji tests draw with.
@@ -151,21 +149,12 @@ func TestEmojiGridLengths(t *testing.T) {
 }
 
 // goldenLookPNG compares the picture of g drawn with look with
-// testdata/name.png, pixel by pixel.
+// testdata/name.png (goldenPicture), and with the same picture drawn on a
+// fresh canvas.
 func goldenLookPNG(t *testing.T, name string, g *game.Game, look Look) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := look.PNG(&buf, g); err != nil {
-		t.Fatal(err)
-	}
-	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
-		want, got, err := decodeBoth(wantPNG, gotPNG, png.Decode)
-		if err == nil && !samePixels(got, want) {
-			err = errors.New("the picture differs from the golden one")
-		}
-		return err
-	})
-	if !samePixels(mustDecodePNG(t, buf.Bytes()), picture(g, look, true)) {
+	drawn := goldenPicture(t, name, func(b *bytes.Buffer) error { return look.PNG(b, g) })
+	if !samePixels(mustDecodePNG(t, drawn), picture(g, look, true)) {
 		t.Error("PNG differs from the picture drawn on a fresh canvas")
 	}
 }

@@ -137,12 +137,19 @@ func BenchmarkText(b *testing.B) {
 	}
 }
 
-// goldenPNG compares the picture of g with testdata/name.png pixel by pixel
-// (not byte by byte: PNG compression may differ between Go versions).
+// goldenPNG compares the picture of g with testdata/name.png (goldenPicture).
 func goldenPNG(t *testing.T, name string, g *game.Game) {
 	t.Helper()
+	goldenPicture(t, name, func(b *bytes.Buffer) error { return PNG(b, g) })
+}
+
+// goldenPicture compares the PNG that draw writes with testdata/name.png
+// pixel by pixel (not byte by byte: PNG compression may differ between Go
+// versions), or rewrites it with -update. It returns the PNG drawn.
+func goldenPicture(t *testing.T, name string, draw func(*bytes.Buffer) error) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := PNG(&buf, g); err != nil {
+	if err := draw(&buf); err != nil {
 		t.Fatal(err)
 	}
 	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
@@ -152,6 +159,7 @@ func goldenPNG(t *testing.T, name string, g *game.Game) {
 		}
 		return err
 	})
+	return buf.Bytes()
 }
 
 // decodeBoth decodes a golden file and the output compared with it.

@@ -61,15 +61,23 @@ func (r *reporter) report(_ context.Context, t *Table) (func(context.Context), e
 	return nil, nil
 }
 
-// TestReportDue: a tournament game's end makes its report due at once;
-// the scheduler applies it through the ReportFunc and saves the table as
-// reported, once; a report that fails stays due.
-func TestReportDue(t *testing.T) {
+// reportingTournamentGame opens a tournament game between alice and bob
+// in thread "th", on clocked tables whose reports r counts.
+func reportingTournamentGame(t *testing.T) (*clockStore, *clock, *Tables, *reporter) {
+	t.Helper()
 	st, c := newClockStore(), testkit.NewClock(start)
 	ts := clockedTables(t, st, c)
 	r := &reporter{}
 	ts.OnReport(r.report)
 	openTournamentGame(t, ts, "th")
+	return st, c, ts, r
+}
+
+// TestReportDue: a tournament game's end makes its report due at once;
+// the scheduler applies it through the ReportFunc and saves the table as
+// reported, once; a report that fails stays due.
+func TestReportDue(t *testing.T) {
+	st, c, ts, r := reportingTournamentGame(t)
 	if at := mustLoad(t, ts, "th").reportAt(); !at.IsZero() {
 		t.Fatalf("a game in play is due for report at %v", at)
 	}
@@ -99,11 +107,7 @@ func TestReportDue(t *testing.T) {
 // TestReportBeforeRematch: an action at an ended tournament game that has
 // not been reported (a rematch that would replace it) reports it first.
 func TestReportBeforeRematch(t *testing.T) {
-	st, c := newClockStore(), testkit.NewClock(start)
-	ts := clockedTables(t, st, c)
-	r := &reporter{}
-	ts.OnReport(r.report)
-	openTournamentGame(t, ts, "th")
+	_, c, ts, r := reportingTournamentGame(t)
 	resign(t, ts, "th")
 	act(t, ts, "th", func(cur *Table) (*Table, error) { return Rematch(cur, "bob", c.Now()) })
 	ts.Wait()
@@ -115,11 +119,7 @@ func TestReportBeforeRematch(t *testing.T) {
 // TestClockRunOutReportsInOnePass: a clock that runs out ends the game and
 // its report is applied by the same scheduler pass.
 func TestClockRunOutReportsInOnePass(t *testing.T) {
-	st, c := newClockStore(), testkit.NewClock(start)
-	ts := clockedTables(t, st, c)
-	r := &reporter{}
-	ts.OnReport(r.report)
-	openTournamentGame(t, ts, "th")
+	st, c, ts, r := reportingTournamentGame(t)
 	c.Advance(31 * time.Second)
 	n, err := mustScheduler(t, ts, st).RunDue(context.Background())
 	if err != nil || n != 1 || r.n.Load() != 1 {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"database/sql"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/tttbot/tttbot/store/storetest"
 )
-
-var updateReleased = flag.Bool("update-released", false, "rewrite testdata/released/*.sql from git's history of the migrations, filled with testdata/v5.sql's rows")
 
 // migrationDirs are where PostgreSQL's migrations have lived in the
 // repository.
@@ -26,21 +23,14 @@ var migrationDirs = []string{"store/migrations/postgres", "store/postgres/migrat
 // migration this binary has, end with the very schema a new store gets,
 // keep every row, and play on. A new migration is covered as it lands.
 func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
-	if *updateReleased {
-		writeReleased(t)
-	}
-	fixtures, err := filepath.Glob("testdata/released/*.sql")
-	if err != nil || len(fixtures) == 0 {
-		t.Fatalf("no fixtures in testdata/released (%v): run go test -run %s -update-released", err, t.Name())
-	}
-	known, err := schema.Versions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := openTest(t, nil)
-	want := schemaOf(t, fresh.db)
-	for _, fixture := range fixtures {
-		t.Run(strings.TrimSuffix(filepath.Base(fixture), ".sql"), func(t *testing.T) {
+	storetest.CheckUpgrades(t, storetest.Upgrade{
+		Fixtures: "testdata/released/*.sql",
+		Write:    writeReleased,
+		Versions: schema.Versions,
+		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
+		SchemaOf: schemaOf,
+		Cell:     textPG,
+		Open: func(t *testing.T, fixture string) storetest.Upgraded {
 			script, err := os.ReadFile(fixture)
 			if err != nil {
 				t.Fatal(err)
@@ -52,28 +42,9 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 			}
 			columns := tablesOf(t, db)
 			before := storetest.ReadRows(t, db, columns, textPG)
-			s := mustOpen(t, url, nil)
-			var got []int
-			rows, err := db.Query(`SELECT version FROM schema_migrations ORDER BY version`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var v int
-				rows.Scan(&v)
-				got = append(got, v)
-			}
-			rows.Close()
-			if !slices.Equal(got, known) {
-				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
-			}
-			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
-			}
-			storetest.CheckKept(t, before, storetest.ReadRows(t, db, columns, textPG))
-			storetest.PlaysOnReleased(t, s)
-		})
-	}
+			return storetest.Upgraded{Before: before, Columns: columns, Store: mustOpen(t, url, nil), DB: db}
+		},
+	})
 }
 
 // utcURL asks the server to write times in UTC, so rows read as text
@@ -188,23 +159,7 @@ func writeReleased(t *testing.T) {
 			if len(cols) == 0 {
 				continue
 			}
-			exprs := make([]string, len(cols))
-			for i, c := range cols {
-				exprs[i] = textPG(c)
-			}
-			rows, err := src.Query("SELECT " + strings.Join(exprs, ", ") + " FROM " + table + " ORDER BY 1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				cells := make([]sql.NullString, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range cells {
-					ptrs[i] = &cells[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
+			storetest.EachRow(t, src, table, cols, textPG, func(cells []sql.NullString) {
 				vals := make([]string, len(cells))
 				for i, c := range cells {
 					vals[i] = "NULL"
@@ -213,8 +168,7 @@ func writeReleased(t *testing.T) {
 					}
 				}
 				fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", table, strings.Join(cols, ", "), strings.Join(vals, ", "))
-			}
-			rows.Close()
+			})
 		}
 		b.WriteString("SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);\n")
 		path := filepath.Join("testdata/released", r.Name()+".sql")

@@ -133,12 +133,11 @@ func copyPages(ctx context.Context, db *sql.DB, dst string, progress func(Progre
 // not WAL: a backup is moved and kept alone) and flushed to disk, and
 // checks that it is a store.
 func seal(ctx context.Context, path string) (Info, error) {
-	db, err := sql.Open("sqlite", fileDSN(path, "_pragma=synchronous(FULL)"))
+	db, err := openAlone(path, "_pragma=synchronous(FULL)")
 	if err != nil {
 		return Info{}, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	var mode string
 	if err := db.QueryRowContext(ctx, `PRAGMA journal_mode=DELETE`).Scan(&mode); err != nil {
 		return Info{}, err

@@ -60,6 +60,19 @@ func fileDSN(path string, pragmas ...string) string {
 	return dsn
 }
 
+// openAlone opens the database file at path on one connection, so that
+// a pragma run on it (the journal mode, a checkpoint) holds for every
+// statement after it, and no second connection of ours keeps the file
+// open while it changes.
+func openAlone(path string, pragmas ...string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", fileDSN(path, pragmas...))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
 // Inspect reads what the store file at path holds, without changing it. It
 // fails with ErrNotAStore for a file that is not one.
 func Inspect(ctx context.Context, path string) (Info, error) {

@@ -123,12 +123,11 @@ func knowsSchema(info Info) error {
 // settle opens the store at path alone, folds its write-ahead log into the
 // file, and returns what it holds.
 func settle(ctx context.Context, path string) (Info, error) {
-	db, err := sql.Open("sqlite", fileDSN(path, "_pragma=busy_timeout(10000)"))
+	db, err := openAlone(path, "_pragma=busy_timeout(10000)")
 	if err != nil {
 		return Info{}, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
 	info, err := inspect(ctx, db, path)
 	if err != nil {
 		return info, err

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/tttbot/tttbot/store/storetest"
 )
-
-var updateReleased = flag.Bool("update-released", false, "rewrite testdata/released/*.db from git's history of the migrations, filled with testdata/v5.db's rows")
 
 // migrationDirs are where SQLite's migrations have lived in the repository.
 var migrationDirs = []string{"store/migrations/sqlite", "store/sqlite/migrations"}
@@ -26,21 +23,14 @@ var migrationDirs = []string{"store/migrations/sqlite", "store/sqlite/migrations
 // on. A new migration is covered as it lands: the fixtures stay, and the
 // newest schema is read from the migrations themselves.
 func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
-	if *updateReleased {
-		writeReleased(t)
-	}
-	fixtures, err := filepath.Glob("testdata/released/*.db")
-	if err != nil || len(fixtures) == 0 {
-		t.Fatalf("no fixtures in testdata/released (%v): run go test -run %s -update-released", err, t.Name())
-	}
-	known, err := schema.Versions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := openTest(t, nil)
-	want := schemaOf(t, fresh.db)
-	for _, fixture := range fixtures {
-		t.Run(strings.TrimSuffix(filepath.Base(fixture), ".db"), func(t *testing.T) {
+	storetest.CheckUpgrades(t, storetest.Upgrade{
+		Fixtures: "testdata/released/*.db",
+		Write:    writeReleased,
+		Versions: schema.Versions,
+		New:      func(t *testing.T) *sql.DB { return openTest(t, nil).db },
+		SchemaOf: schemaOf,
+		Cell:     quoteSQLite,
+		Open: func(t *testing.T, fixture string) storetest.Upgraded {
 			path := filepath.Join(t.TempDir(), "tttbot.db")
 			data, err := os.ReadFile(fixture)
 			if err != nil {
@@ -51,28 +41,9 @@ func TestUpgradeFromEveryReleasedSchema(t *testing.T) {
 			}
 			before, columns := readAll(t, path)
 			s := mustOpen(t, path, options{})
-			var got []int
-			rows, err := s.db.Query(`SELECT version FROM schema_migrations ORDER BY version`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var v int
-				rows.Scan(&v)
-				got = append(got, v)
-			}
-			rows.Close()
-			if !slices.Equal(got, known) {
-				t.Errorf("migrations applied %v, want every one this binary has: %v", got, known)
-			}
-			if have := schemaOf(t, s.db); !slices.Equal(have, want) {
-				t.Errorf("the upgraded schema differs from a new store's:\n%s", storetest.SchemaDiff(have, want))
-			}
-			// The upgraded rows, on the columns the fixture had.
-			storetest.CheckKept(t, before, storetest.ReadRows(t, s.db, columns, quoteSQLite))
-			storetest.PlaysOnReleased(t, s)
-		})
-	}
+			return storetest.Upgraded{Before: before, Columns: columns, Store: s, DB: s.db}
+		},
+	})
 }
 
 // schemaOf is the database's schema: every table, index and trigger as its

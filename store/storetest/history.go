@@ -106,23 +106,7 @@ func ReadRows(tb testing.TB, db *sql.DB, columns map[string][]string, cell func(
 	tb.Helper()
 	out := Rows{}
 	for table, cols := range columns {
-		exprs := make([]string, len(cols))
-		for i, c := range cols {
-			exprs[i] = cell(c)
-		}
-		rows, err := db.Query("SELECT " + strings.Join(exprs, ", ") + " FROM " + table)
-		if err != nil {
-			tb.Fatalf("rows of %s: %v", table, err)
-		}
-		for rows.Next() {
-			cells := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range cells {
-				ptrs[i] = &cells[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				tb.Fatal(err)
-			}
+		EachRow(tb, db, table, cols, cell, func(cells []sql.NullString) {
 			var line []string
 			for i, c := range cells {
 				v := "NULL"
@@ -132,11 +116,40 @@ func ReadRows(tb testing.TB, db *sql.DB, columns map[string][]string, cell func(
 				line = append(line, cols[i]+"="+v)
 			}
 			out[table] = append(out[table], strings.Join(line, " "))
-		}
-		rows.Close()
+		})
 		slices.Sort(out[table])
 	}
 	return out
+}
+
+// EachRow reads cols of every row of table with db, ordered by the first,
+// each column written as text by cell (ReadRows), and calls row with the
+// row's cells: a NULL is a cell not Valid.
+func EachRow(tb testing.TB, db *sql.DB, table string, cols []string, cell func(column string) string, row func(cells []sql.NullString)) {
+	tb.Helper()
+	exprs := make([]string, len(cols))
+	for i, c := range cols {
+		exprs[i] = cell(c)
+	}
+	rows, err := db.Query("SELECT " + strings.Join(exprs, ", ") + " FROM " + table + " ORDER BY 1")
+	if err != nil {
+		tb.Fatalf("rows of %s: %v", table, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		cells := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range cells {
+			ptrs[i] = &cells[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		row(cells)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatalf("rows of %s: %v", table, err)
+	}
 }
 
 // CheckKept fails for every row of want missing from got.
