@@ -344,7 +344,7 @@ func TestPostgresWriterPlanWalksKeys(t *testing.T) {
 	if _, err := conn.ExecContext(ctx, "PREPARE walk AS "+batchStatement); err != nil {
 		t.Fatal(err)
 	}
-	const args = `('{c1}', '{g}', '{"\\x00"}', '{1}', '{2026-11-25T00:00:00Z}', '{d1}', '{NULL}', '{f1}', '{2026-11-25T00:00:00Z}')`
+	const args = `('{c1}', '{g}', '{"\\x00"}', '{1}', '{2026-11-25T00:00:00Z}', '{d1}', '{NULL}', '{f1}', '{2026-11-25T00:00:00Z}', '{true}')`
 	// Run it on the empty tables (a generic plan is made at once), then
 	// grow them as a long-running bot does, with no ANALYZE.
 	if _, err := conn.ExecContext(ctx, "EXECUTE walk"+args); err != nil {
