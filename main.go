@@ -307,6 +307,7 @@ type openedStore struct {
 	tables    table.Store         // the channels' sessions
 	records   table.Records       // finished games, for the bot's queries
 	deadlines table.DeadlineStore // the move clocks' deadlines, for the scheduler
+	games     table.GameCounter   // the games open, for the dashboard
 	deduper   httpapi.Deduper     // handled interactions, for the HTTP transport
 	ready     httpapi.Readier     // whether it still writes, for /healthz
 	stats     func() store.WriteStats
@@ -318,6 +319,7 @@ type everyStore interface {
 	table.Store
 	table.Records
 	table.DeadlineStore
+	table.GameCounter
 	httpapi.Deduper
 	httpapi.Readier
 }
@@ -325,7 +327,7 @@ type everyStore interface {
 // views hands each part of the bot its view of s; stats is nil for a store
 // that writes nothing durable.
 func views(s everyStore, stats func() store.WriteStats, close func() error) openedStore {
-	return openedStore{tables: s, records: s, deadlines: s, deduper: s, ready: s, stats: stats, close: close}
+	return openedStore{tables: s, records: s, deadlines: s, games: s, deduper: s, ready: s, stats: stats, close: close}
 }
 
 // openStore opens the store DATABASE_URL names. config.Load has already
