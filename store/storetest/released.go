@@ -64,7 +64,7 @@ func CheckFirstReleased(t *testing.T, s Store) {
 // It is what every released schema, upgraded, must still take. Before the
 // move, the store counts that game as the one open, the finished game
 // 200000000000000001 not: a schema from before games open were kept
-// (migration 0035) is filled in from the tables themselves.
+// (migration 0011) is filled in from the tables themselves.
 func PlaysOnReleased(t *testing.T, s Store) {
 	t.Helper()
 	ctx := context.Background()
