@@ -21,7 +21,9 @@ var prometheusOwn = map[string]bool{"up": true, "scrape_duration_seconds": true,
 // TestDeployNamesOnlyExportedMetrics: every metric the Grafana dashboard
 // and the Prometheus alert rules name is one a running bot exports, read
 // from a real scrape of its /metrics: a renamed or removed metric fails
-// here, not on an operator's blank panel or silent alert.
+// here, not on an operator's blank panel or silent alert. The store's
+// gauges the dashboard shows answer what the bot holds: the one lobby
+// opened is the one game open.
 func TestDeployNamesOnlyExportedMetrics(t *testing.T) {
 	p := startBot(t, "sqlite://"+filepath.Join(t.TempDir(), "tttbot.db"))
 	// Labelled series appear once observed: one interaction of each kind the
@@ -29,6 +31,11 @@ func TestDeployNamesOnlyExportedMetrics(t *testing.T) {
 	p.command(t, chanA, userA, "new")
 	p.command(t, chanA, userA, "move", opt("position", "9,9"))
 	exported := scrape(t, p.addr)
+	for _, want := range []struct{ name, value string }{{"tttbot_games_open", "1"}, {"tttbot_clocks_due", "0"}, {"tttbot_store_writable", "1"}} {
+		if got, ok := exported[want.name]; got != want.value {
+			t.Errorf("%s = %q (exported: %v), want %s", want.name, got, ok, want.value)
+		}
+	}
 
 	exprs := map[string][]string{} // where → its expressions
 	exprs["deploy/grafana/tttbot.json"] = dashboardExprs(t, "deploy/grafana/tttbot.json")
@@ -45,7 +52,7 @@ func TestDeployNamesOnlyExportedMetrics(t *testing.T) {
 			}
 			for _, n := range names {
 				named++
-				if !exported[n] && !prometheusOwn[n] {
+				if _, ok := exported[n]; !ok && !prometheusOwn[n] {
 					t.Errorf("%s names %s, which the bot does not export (in %q)", where, n, e)
 				}
 			}
@@ -56,23 +63,28 @@ func TestDeployNamesOnlyExportedMetrics(t *testing.T) {
 	}
 }
 
-// scrape returns the names of the samples /metrics on addr serves.
-func scrape(tb testing.TB, addr string) map[string]bool {
+// scrape returns the samples /metrics on addr serves: each name, with the
+// value of its first sample.
+func scrape(tb testing.TB, addr string) map[string]string {
 	tb.Helper()
 	res, err := http.Get("http://" + addr + "/metrics")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer res.Body.Close()
-	names := map[string]bool{}
+	names := map[string]string{}
 	sc := bufio.NewScanner(res.Body)
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if i := strings.IndexAny(line, "{ "); i > 0 {
-			names[line[:i]] = true
+		i := strings.IndexAny(line, "{ ")
+		if i <= 0 {
+			continue
+		}
+		if _, seen := names[line[:i]]; !seen {
+			names[line[:i]] = line[strings.LastIndexByte(line, ' ')+1:]
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -50,6 +50,7 @@ const (
 	readWithin        = 10 * time.Second
 	writeWithin       = 10 * time.Second
 	shutdownWithin    = 10 * time.Second // finishing replies in flight
+	clocksStopWithin  = 5 * time.Second  // the clock scheduler finishing its pass in flight
 	healthcheckWithin = 3 * time.Second
 )
 
@@ -159,7 +160,7 @@ func serveWith(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		return err
 	}
 	// Not stopped by the signal: clocks are enforced while replies drain,
-	// then stopClocks ends the scheduler once they have.
+	// then stopClocks lets the scheduler finish its pass and stops it.
 	stopClocks := runClocks(context.WithoutCancel(ctx), tables, st.deadlines, log)
 	defer stopClocks() // before the store closes (deferred earlier, so it runs later)
 
@@ -281,7 +282,9 @@ func threads(cfg config.Config, rest *discordrest.Client) bot.Threads {
 // runClocks enforces move clocks, lapses unanswered challenges and archives
 // finished games' threads until the returned stop is called: first
 // whatever fell due while no bot ran, then each deadline as it comes. stop
-// waits for the scheduler and for edits in flight.
+// lets the scheduler's pass in flight finish its applies (what it had not
+// started stays due in the store for the next start), up to
+// clocksStopWithin, then waits for the edits they started.
 func runClocks(ctx context.Context, tables *table.Tables, deadlines table.DeadlineStore, log *slog.Logger) (stop func()) {
 	sched, err := table.NewScheduler(tables, table.SchedulerOptions{Store: deadlines, Logger: log})
 	if err != nil {
@@ -295,6 +298,11 @@ func runClocks(ctx context.Context, tables *table.Tables, deadlines table.Deadli
 		sched.Run(ctx)
 	}()
 	return func() {
+		stopCtx, cancelStop := context.WithTimeout(context.Background(), clocksStopWithin)
+		defer cancelStop()
+		if err := sched.Stop(stopCtx); err != nil {
+			log.Warn("shutting down", "err", err)
+		}
 		cancel()
 		<-done
 		tables.Wait()
@@ -307,6 +315,7 @@ type openedStore struct {
 	tables    table.Store         // the channels' sessions
 	records   table.Records       // finished games, for the bot's queries
 	deadlines table.DeadlineStore // the move clocks' deadlines, for the scheduler
+	games     table.GameCounter   // the games open, for the dashboard
 	deduper   httpapi.Deduper     // handled interactions, for the HTTP transport
 	ready     httpapi.Readier     // whether it still writes, for /healthz
 	stats     func() store.WriteStats
@@ -318,6 +327,7 @@ type everyStore interface {
 	table.Store
 	table.Records
 	table.DeadlineStore
+	table.GameCounter
 	httpapi.Deduper
 	httpapi.Readier
 }
@@ -325,7 +335,7 @@ type everyStore interface {
 // views hands each part of the bot its view of s; stats is nil for a store
 // that writes nothing durable.
 func views(s everyStore, stats func() store.WriteStats, close func() error) openedStore {
-	return openedStore{tables: s, records: s, deadlines: s, deduper: s, ready: s, stats: stats, close: close}
+	return openedStore{tables: s, records: s, deadlines: s, games: s, deduper: s, ready: s, stats: stats, close: close}
 }
 
 // openStore opens the store DATABASE_URL names. config.Load has already

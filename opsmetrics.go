@@ -20,8 +20,9 @@ const (
 
 // storeGauges exports what the operator alerts on beside the request
 // metrics: whether the store still takes writes (what /healthz answers), and
-// how many deadlines have passed without being applied. Both are read at
-// scrape time, so they cost nothing between scrapes.
+// how many deadlines have passed without being applied; and how many games
+// are open. All are read at scrape time, so they cost nothing between
+// scrapes, and each is one indexed read.
 func storeGauges(st openedStore, now func() time.Time) []prometheus.Collector {
 	writable := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "tttbot_store_writable",
@@ -46,7 +47,19 @@ func storeGauges(st openedStore, now func() time.Time) []prometheus.Collector {
 		}
 		return float64(len(chans))
 	})
-	return []prometheus.Collector{writable, due}
+	open := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "tttbot_games_open",
+		Help: "Tables open in the store: lobbies and games being played, in every channel and on every replica (they share the store).",
+	}, func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), gaugeWithin)
+		defer cancel()
+		n, err := st.games.GamesOpen(ctx)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(n)
+	})
+	return []prometheus.Collector{writable, due, open}
 }
 
 // countResponses counts h's responses by status code and method

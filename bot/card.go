@@ -16,7 +16,7 @@ import (
 // the message's text in text displays (the board's code block one of its
 // own), the picture of the board in a media gallery when one is attached,
 // and the buttons in action rows. Every public message about a table is a
-// card, always: a V2 message cannot become classic again, and a board
+// card, always, and so is a puzzle's private board: a V2 message cannot become classic again, and a board
 // message is edited and updated for the whole game (moves, clocks, the end
 // of a challenge), so one shape for all of them is the only one that can
 // never meet Discord's refusal. Refusals, help, stats and the like stay
@@ -35,8 +35,13 @@ const neutralAccent = 0x99AAB5
 // accentFor is the colour of the seat to move in t (the colour that seat
 // has in the board's picture), or neutralAccent.
 func accentFor(t *table.Table) int {
-	g := t.Game()
-	if g == nil || t.Phase != table.Playing || g.State() != game.Playing {
+	return accentOf(t.Game(), t.Phase == table.Playing)
+}
+
+// accentOf is the colour of the player to move in g while open (a game in
+// play), or neutralAccent.
+func accentOf(g *game.Game, open bool) int {
+	if g == nil || !open || g.State() != game.Playing {
 		return neutralAccent
 	}
 	c := render.PlayerColor(int(g.Turn()))
@@ -83,6 +88,9 @@ func (r Response) cardMessage(withFiles bool) *WireMessage {
 	m := &WireMessage{
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping},
 		Flags:           discordgo.MessageFlagsIsComponentsV2,
+	}
+	if r.Ephemeral { // a puzzle's board: only the person solving it sees it
+		m.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	text := r.Content
 	var note string

@@ -136,16 +136,13 @@ func refused(tb testing.TB, resp *WireResponse, want string) {
 }
 
 // checkReply holds for every reply: within 2000 characters, and pinging no
-// one but the users it names; a board message is a card within Discord's
-// limits, a refusal is classic content; and the body is one Discord's API
-// description accepts (the fake Discord's check).
+// one but the users it names; and its body is one Discord's API
+// description accepts (the fake Discord's check: a card within Discord's
+// limits).
 func checkReply(tb testing.TB, resp *WireResponse) {
 	tb.Helper()
 	if n := len([]rune(resp.Data.Content)); n > MaxContent {
 		tb.Fatalf("content is %d characters", n)
-	}
-	if resp.Data.IsV2() && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		tb.Fatalf("an ephemeral card: refusals are classic content")
 	}
 	checkBody(tb, resp.Data)
 	am := resp.Data.AllowedMentions

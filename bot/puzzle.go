@@ -151,6 +151,7 @@ func puzzleReply(w *locales.Speaker, a progress.Attempt, headline string, notes 
 	lines = append(lines, notes...)
 	resp := ephemeral(strings.Join(lines, "\n"))
 	resp.Components = puzzleButtons(a, g)
+	resp.Card, resp.Accent = true, accentOf(g, !a.Over) // a board, shown as every board is
 	return resp, nil
 }
 

@@ -30,11 +30,9 @@ func (h *harness) tryOf(tb testing.TB, user string, msg *WireResponse) progress.
 		tb.Fatal(err)
 	}
 	n := -1
-	for _, row := range msg.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			if segs := strings.Split(c.(discordgo.Button).CustomID, ":"); len(segs) > 2 && strings.HasPrefix(segs[1], "pz") {
-				n, _ = strconv.Atoi(segs[2])
-			}
+	for _, b := range replyButtons(msg) {
+		if segs := strings.Split(b.CustomID, ":"); len(segs) > 2 && strings.HasPrefix(segs[1], "pz") {
+			n, _ = strconv.Atoi(segs[2])
 		}
 	}
 	for _, a := range rec.Open {
@@ -69,26 +67,23 @@ func (h *harness) puzzleMove(tb testing.TB, user string, msg *WireResponse, solu
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, row := range msg.Data.Components {
-		for _, c := range row.(discordgo.ActionsRow).Components {
-			b := c.(discordgo.Button)
-			if b.Disabled {
-				continue
+	for _, b := range replyButtons(msg) {
+		if b.Disabled {
+			continue
+		}
+		segs := strings.Split(b.CustomID, ":")
+		var at game.Coord
+		if a.Puzzle.Rules.Gravity {
+			at.Col, _ = strconv.Atoi(segs[len(segs)-1])
+			if at, err = g.Target(at); err != nil {
+				tb.Fatal(err)
 			}
-			segs := strings.Split(b.CustomID, ":")
-			var at game.Coord
-			if a.Puzzle.Rules.Gravity {
-				at.Col, _ = strconv.Atoi(segs[len(segs)-1])
-				if at, err = g.Target(at); err != nil {
-					tb.Fatal(err)
-				}
-			} else {
-				at.Row, _ = strconv.Atoi(segs[len(segs)-2])
-				at.Col, _ = strconv.Atoi(segs[len(segs)-1])
-			}
-			if at != next {
-				return suffix(at)
-			}
+		} else {
+			at.Row, _ = strconv.Atoi(segs[len(segs)-2])
+			at.Col, _ = strconv.Atoi(segs[len(segs)-1])
+		}
+		if at != next {
+			return suffix(at)
 		}
 	}
 	tb.Fatal("click wrong: every button is the solution")
@@ -135,12 +130,12 @@ func (h *harness) solutionID(tb testing.TB, user string, msg *WireResponse) stri
 func (h *harness) solve(tb testing.TB, id *ids, user string, msg *WireResponse) *WireResponse {
 	tb.Helper()
 	for range 20 {
-		if !strings.Contains(msg.Data.Content, "to play and win") {
+		if !strings.Contains(replyText(msg), "to play and win") {
 			return msg
 		}
 		msg = h.bot.Handle(context.Background(), pressInteraction(tb, id.next(), user, h.solutionID(tb, user, msg)))
 		if msg.Type != discordgo.InteractionResponseUpdateMessage {
-			tb.Fatalf("a press on the solution was refused: %s", msg.Data.Content)
+			tb.Fatalf("a press on the solution was refused: %s", replyText(msg))
 		}
 	}
 	tb.Fatal("the try did not end")
@@ -173,7 +168,7 @@ func TestPuzzleReplayAppliesOnce(t *testing.T) {
 			start := h.puzzleInteraction(t, "1200000000000000001", alice, opt("kind", "classic"), opt("difficulty", "easy"))
 			msg, recorded := serve(start)
 			if recorded != dedupe || msg.Type != discordgo.InteractionResponseChannelMessageWithSource {
-				t.Fatalf("start: recorded %v, %s", recorded, msg.Data.Content)
+				t.Fatalf("start: recorded %v, %s", recorded, replyText(msg))
 			}
 			again, _ := serve(start)
 			refused(t, again, "already handled")
@@ -182,7 +177,7 @@ func TestPuzzleReplayAppliesOnce(t *testing.T) {
 			}
 			press := pressInteraction(t, "1200000000000000002", alice, h.solutionID(t, alice, msg))
 			if resp, _ := serve(press); resp.Type != discordgo.InteractionResponseUpdateMessage {
-				t.Fatalf("press refused: %s", resp.Data.Content)
+				t.Fatalf("press refused: %s", replyText(resp))
 			}
 			again, _ = serve(press)
 			refused(t, again, "already handled")
@@ -202,7 +197,7 @@ func TestPuzzleStalePress(t *testing.T) {
 	first := h.bot.Handle(context.Background(), h.puzzleInteraction(t, id.next(), alice, opt("kind", "classic"), opt("difficulty", "easy")))
 	solution := h.solutionID(t, alice, first)
 	if resp := h.bot.Handle(context.Background(), pressInteraction(t, id.next(), alice, solution)); resp.Type != discordgo.InteractionResponseUpdateMessage {
-		t.Fatalf("press refused: %s", resp.Data.Content)
+		t.Fatalf("press refused: %s", replyText(resp))
 	}
 	before := h.record(t, alice)
 	for name, press := range map[string]*discordgo.Interaction{
@@ -284,10 +279,10 @@ func puzzleReplicas(t *testing.T, st testStore) {
 	var id ids
 	msgA := a.bot.Handle(context.Background(), a.puzzleInteraction(t, id.next(), alice))
 	msgB := b.bot.Handle(context.Background(), b.puzzleInteraction(t, id.next(), alice))
-	if msgA.Data.Content != msgB.Data.Content {
-		t.Fatalf("the replicas show different daily puzzles:\n%s\n%s", msgA.Data.Content, msgB.Data.Content)
+	if replyText(msgA) != replyText(msgB) {
+		t.Fatalf("the replicas show different daily puzzles:\n%s\n%s", replyText(msgA), replyText(msgB))
 	}
-	for !strings.Contains(msgA.Data.Content, "Solved!") {
+	for !strings.Contains(replyText(msgA), "Solved!") {
 		solution := a.solutionID(t, alice, msgA)
 		pa, pb := pressInteraction(t, id.next(), alice, solution), pressInteraction(t, id.next(), alice, solution)
 		var ra, rb *WireResponse
@@ -301,7 +296,7 @@ func puzzleReplicas(t *testing.T, st testStore) {
 		case rb.Type == discordgo.InteractionResponseUpdateMessage && ra.Type != discordgo.InteractionResponseUpdateMessage:
 			msgA = rb
 		default:
-			t.Fatalf("both or neither replica applied the press:\n%s\n%s", ra.Data.Content, rb.Data.Content)
+			t.Fatalf("both or neither replica applied the press:\n%s\n%s", replyText(ra), replyText(rb))
 		}
 	}
 	r := a.record(t, alice)
@@ -310,8 +305,8 @@ func puzzleReplicas(t *testing.T, st testStore) {
 	}
 	// A new try at the same daily puzzle on the other replica is practice.
 	again := b.bot.Handle(context.Background(), b.puzzleInteraction(t, id.next(), alice))
-	if !strings.Contains(again.Data.Content, "Practice") {
-		t.Fatalf("a second try at a solved puzzle is not practice:\n%s", again.Data.Content)
+	if !strings.Contains(replyText(again), "Practice") {
+		t.Fatalf("a second try at a solved puzzle is not practice:\n%s", replyText(again))
 	}
 	b.solve(t, &id, alice, again)
 	if r2 := a.record(t, alice); r2.Solved != 1 || r2.Rated != 1 || r2.Rating != r.Rating {

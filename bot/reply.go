@@ -169,7 +169,7 @@ func (r Response) InteractionResponse(withFiles bool) *WireResponse {
 
 // message is r's message body: a card (cardMessage), or classic content.
 func (r Response) message(withFiles bool) *WireMessage {
-	if r.Card && !r.Ephemeral {
+	if r.Card {
 		return r.cardMessage(withFiles)
 	}
 	data := &WireMessage{

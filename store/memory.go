@@ -23,6 +23,7 @@ type Memory struct {
 	due     map[string]time.Time // open games' clock deadlines, by channel
 	games   []table.Finished     // in the order they finished; ID = index + 1
 	ratings map[ratingKey]*table.Standing
+	open    int64 // tables whose last save was an open game (Save.Open)
 }
 
 type ratingKey struct {
@@ -34,6 +35,7 @@ type ratingKey struct {
 type memTable struct {
 	data    []byte
 	version int64
+	open    bool // an open game (Save.Open)
 }
 
 // NewMemory returns an empty in-memory store.
@@ -75,7 +77,8 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 			return 0, false, err
 		}
 	}
-	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1}
+	m.open += b2i(s.Open) - b2i(m.tables[channel].open)
+	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1, open: s.Open}
 	if s.Delivery != "" {
 		m.remember(s.Delivery, s.Now)
 	}
@@ -93,6 +96,21 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 		m.record(s.Now, result)
 	}
 	return version + 1, true, nil
+}
+
+// GamesOpen implements table.GameCounter.
+func (m *Memory) GamesOpen(context.Context) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.open, nil
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Tally implements table.Records.

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -63,8 +64,18 @@ type Scheduler struct {
 
 	mu    sync.Mutex
 	armed time.Time // when the current sleep ends (application clock); zero while awake
+	run   *running  // the Run in progress, nil before one starts
+
+	stopping chan struct{} // closed by Stop: start no pass, nor apply, after it
+	stopOnce sync.Once
 
 	backoff time.Duration // the pause before looking again at a due deadline; doubles while passes fail
+}
+
+// running is a Run in progress, as Stop reaches it.
+type running struct {
+	cancel context.CancelFunc // ends its pass's applies at once
+	done   chan struct{}      // closed when Run has returned
 }
 
 // ErrNoDeadlines means the scheduler was given no store of deadlines, so
@@ -78,7 +89,8 @@ func NewScheduler(ts *Tables, opt SchedulerOptions) (*Scheduler, error) {
 	if st == nil {
 		return nil, ErrNoDeadlines
 	}
-	s := &Scheduler{ts: ts, store: st, recheck: opt.Recheck, retry: opt.Retry, after: opt.After, log: opt.Logger, wake: make(chan struct{}, 1)}
+	s := &Scheduler{ts: ts, store: st, recheck: opt.Recheck, retry: opt.Retry, after: opt.After, log: opt.Logger, wake: make(chan struct{}, 1),
+		stopping: make(chan struct{})}
 	if s.recheck <= 0 {
 		s.recheck = DefaultRecheck
 	}
@@ -111,11 +123,22 @@ func (s *Scheduler) saved(deadline time.Time) {
 	}
 }
 
-// Run enforces clocks until ctx ends: first whatever is already due (what
-// ran out while no bot ran), then each deadline as it comes.
+// Run enforces clocks until ctx ends, or Stop is called (it then returns
+// nil): first whatever is already due (what ran out while no bot ran), then
+// each deadline as it comes.
 func (s *Scheduler) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &running{cancel: cancel, done: make(chan struct{})}
+	defer close(r.done)
+	s.mu.Lock()
+	s.run = r
+	s.mu.Unlock()
 	s.backoff = s.retry
 	for {
+		if s.stopped() {
+			return nil
+		}
 		if _, err := s.RunDue(ctx); err != nil && ctx.Err() == nil {
 			// A game that fails every time (a store outage, a table that no
 			// longer decodes) must not fill the log once a second forever.
@@ -123,6 +146,9 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			s.backoff = min(2*s.backoff, s.recheck)
 		} else {
 			s.backoff = s.retry
+		}
+		if s.stopped() {
+			return nil
 		}
 		wait := s.nextWait(ctx)
 		now := s.ts.now()
@@ -132,12 +158,49 @@ func (s *Scheduler) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-s.stopping:
+			return nil
 		case <-s.after(wait):
 		case <-s.wake:
 		}
 		s.mu.Lock()
 		s.armed = time.Time{}
 		s.mu.Unlock()
+	}
+}
+
+// Stop ends Run gracefully, for a process that is shutting down: no new
+// pass starts, and the pass in flight starts no new apply, but the applies
+// it has started complete (each an ordinary save; what was not started
+// stays due in the store for the next process). Once ctx ends, what is
+// still running is cancelled, and Stop returns an error saying so after Run
+// has returned. A Run that had not started yet when Stop was called
+// returns at once.
+func (s *Scheduler) Stop(ctx context.Context) error {
+	s.stopOnce.Do(func() { close(s.stopping) })
+	s.mu.Lock()
+	r := s.run
+	s.mu.Unlock()
+	if r == nil {
+		return nil
+	}
+	select {
+	case <-r.done:
+		return nil
+	case <-ctx.Done():
+	}
+	r.cancel()
+	<-r.done
+	return fmt.Errorf("clock scheduler: its pass was cancelled, not finished: %w", context.Cause(ctx))
+}
+
+// stopped reports whether Stop has been called.
+func (s *Scheduler) stopped() bool {
+	select {
+	case <-s.stopping:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -174,8 +237,9 @@ func (s *Scheduler) RunDue(ctx context.Context) (int, error) {
 		n, errs := s.applyAll(ctx, due)
 		applied += n
 		// A full batch that moved nothing is another process's work in
-		// flight: leave it to the retry rather than spin on it.
-		if len(due) < dueBatch || n == 0 || len(errs) > 0 {
+		// flight: leave it to the retry rather than spin on it. A stopping
+		// scheduler leaves the rest to the next process.
+		if len(due) < dueBatch || n == 0 || len(errs) > 0 || s.stopped() {
 			return applied, errors.Join(errs...)
 		}
 	}
@@ -198,6 +262,9 @@ func (s *Scheduler) applyAll(ctx context.Context, channels []string) (applied in
 	)
 	for _, ch := range channels {
 		slot <- struct{}{}
+		if s.stopped() { // those started finish; no new one starts
+			break
+		}
 		wg.Go(func() {
 			defer func() { <-slot }()
 			ok, err := s.ts.ApplyDue(ctx, ch)

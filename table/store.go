@@ -73,4 +73,17 @@ type Save struct {
 	// none), recorded as handled in the same transaction (see
 	// Tables.Deliver).
 	Delivery string
+	// Open is whether Data is an open game (a table in the lobby or being
+	// played), so the store can count the games open without reading its
+	// tables (GameCounter). A document (a key with a colon, see
+	// UpdateDocument) is never one.
+	Open bool
+}
+
+// GameCounter is a store that counts the open games it holds: the tables
+// whose last save had Save.Open set. Counting must cost one indexed read,
+// whatever the store holds, since the operator's dashboard asks at every
+// scrape.
+type GameCounter interface {
+	GamesOpen(ctx context.Context) (int64, error)
 }

@@ -335,7 +335,7 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *delivery) error {
 	if err != nil {
 		return err
 	}
-	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.NextDue()}
+	save := Save{Channel: t.Channel, Guild: t.Guild, Data: data, Version: t.version, Now: t.Updated, Result: t.result, Deadline: t.NextDue(), Open: t.Phase.Open()}
 	if d != nil && !d.saved {
 		save.Delivery = d.id
 	}

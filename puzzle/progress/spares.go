@@ -8,9 +8,9 @@ import (
 )
 
 // A person who has met every pool puzzle of a kind and difficulty gets one
-// made on demand (puzzle.Pick past the pool). Making one takes seconds (a Connect Four
-// puzzle often the whole of puzzle.OnDemandBudget), longer than Discord
-// waits for a reply, so it is never done while a person waits: each process
+// made on demand (puzzle.Pick past the pool). Making one usually takes a
+// tenth of a second but may take up to puzzle.OnDemandBudget, longer than
+// Discord waits for a reply, so it is never done while a person waits: each process
 // keeps a few spares a kind and difficulty, made in the background, and a
 // person who finds none is told to ask again in a moment while the next is
 // made. Spares are fresh self-play positions, so they are new to almost

@@ -35,20 +35,20 @@ import (
 //   - firsts: the batch's own deliveries (Remember), those not recorded
 //     before returned.
 const batchStatement = `WITH input AS (
-	SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::text[], $7::timestamptz[])
-		AS i(channel, guild, data, version, at, delivery, deadline)
+	SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::text[], $7::timestamptz[], $10::boolean[])
+		AS i(channel, guild, data, version, at, delivery, deadline, open_game)
 ), seen AS (
 	SELECT i.channel FROM input i JOIN handled_interactions h ON h.id = i.delivery
 ), swapped AS (
 	UPDATE channel_tables AS t
-	SET data = i.data, guild = i.guild, version = t.version + 1, updated_at = i.at
+	SET data = i.data, guild = i.guild, version = t.version + 1, updated_at = i.at, open_game = i.open_game
 	FROM input i
 	WHERE t.channel = i.channel AND t.version = i.version
 		AND NOT EXISTS (SELECT 1 FROM handled_interactions h WHERE h.id = i.delivery)
 	RETURNING t.channel, i.delivery, i.at, i.deadline
 ), inserted AS (
-	INSERT INTO channel_tables (channel, guild, data, version, updated_at)
-	SELECT i.channel, i.guild, i.data, 1, i.at FROM input i
+	INSERT INTO channel_tables (channel, guild, data, version, updated_at, open_game)
+	SELECT i.channel, i.guild, i.data, 1, i.at, i.open_game FROM input i
 	WHERE i.version = 0 AND NOT EXISTS (SELECT 1 FROM handled_interactions h WHERE h.id = i.delivery)
 	ON CONFLICT (channel) DO NOTHING
 	RETURNING channel
@@ -359,6 +359,7 @@ func statementArgs(round []*groupcommit.Op) []any {
 		deadlines                    []*time.Time
 		firstIDs                     []string
 		firstAts                     []time.Time
+		opens                        []bool
 	)
 	for _, op := range round {
 		switch op.Kind {
@@ -379,12 +380,13 @@ func statementArgs(round []*groupcommit.Op) []any {
 				due = &d
 			}
 			deadlines = append(deadlines, due)
+			opens = append(opens, sv.Open)
 		}
 	}
 	if len(channels) == 0 && len(firstIDs) == 0 {
 		return nil
 	}
-	return []any{channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts}
+	return []any{channels, guilds, datas, versions, ats, deliveries, deadlines, firstIDs, firstAts, opens}
 }
 
 // answer reads batchStatement's rows and sets the answer of each op of the

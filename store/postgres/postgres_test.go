@@ -344,7 +344,7 @@ func TestPostgresWriterPlanWalksKeys(t *testing.T) {
 	if _, err := conn.ExecContext(ctx, "PREPARE walk AS "+batchStatement); err != nil {
 		t.Fatal(err)
 	}
-	const args = `('{c1}', '{g}', '{"\\x00"}', '{1}', '{2026-11-25T00:00:00Z}', '{d1}', '{NULL}', '{f1}', '{2026-11-25T00:00:00Z}')`
+	const args = `('{c1}', '{g}', '{"\\x00"}', '{1}', '{2026-11-25T00:00:00Z}', '{d1}', '{NULL}', '{f1}', '{2026-11-25T00:00:00Z}', '{true}')`
 	// Run it on the empty tables (a generic plan is made at once), then
 	// grow them as a long-running bot does, with no ANALYZE.
 	if _, err := conn.ExecContext(ctx, "EXECUTE walk"+args); err != nil {
@@ -385,4 +385,43 @@ func TestPostgresWriterPlanWalksKeys(t *testing.T) {
 // BenchmarkDurableSaves: on TEST_DATABASE_URL.
 func BenchmarkDurableSaves(b *testing.B) {
 	storetest.BenchDurableSaves(b, func(tb testing.TB) storetest.Durable { return openTest(tb, nil) })
+}
+
+// TestGamesOpenReadsItsIndex: the dashboard's count of games open (read at
+// every scrape) walks the partial index of open games, not every table,
+// once the store holds many more finished tables than open ones.
+func TestGamesOpenReadsItsIndex(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, nil)
+	for _, q := range []string{
+		`INSERT INTO channel_tables (channel, guild, data, version, updated_at, open_game)
+			SELECT 'c' || n, 'g', '\x00', 1, now(), n % 100 = 0 FROM generate_series(1, 20000) n`,
+		`ANALYZE channel_tables`,
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.GamesOpen(ctx); n != 200 || err != nil {
+		t.Fatalf("games open %d (%v), want 200", n, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `EXPLAIN SELECT COUNT(*) FROM channel_tables WHERE open_game`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan.String(), "channel_tables_open") {
+		t.Errorf("the count of games open does not read its index:\n%s", plan.String())
+	}
 }

@@ -18,9 +18,9 @@ import (
 const (
 	qRecordDelivery = `INSERT INTO handled_interactions (id, handled_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`
 	qForgetDelivery = `DELETE FROM handled_interactions WHERE id = ?`
-	qInsertTable    = `INSERT INTO channel_tables (channel, guild, data, version, updated_at)
-			VALUES (?, ?, ?, 1, ?) ON CONFLICT (channel) DO NOTHING`
-	qUpdateTable = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+	qInsertTable    = `INSERT INTO channel_tables (channel, guild, data, version, updated_at, open_game)
+			VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (channel) DO NOTHING`
+	qUpdateTable = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?, open_game = ?
 			WHERE channel = ? AND version = ?`
 	qDeleteDeadline = `DELETE FROM clock_deadlines WHERE channel = ?`
 	qSetDeadline    = `INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
@@ -169,9 +169,9 @@ func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 	var res sql.Result
 	var err error
 	if save.Version == 0 {
-		res, err = t.exec(ctx, qInsertTable, save.Channel, save.Guild, save.Data, stamp(save.Now))
+		res, err = t.exec(ctx, qInsertTable, save.Channel, save.Guild, save.Data, stamp(save.Now), save.Open)
 	} else {
-		res, err = t.exec(ctx, qUpdateTable, save.Data, save.Guild, stamp(save.Now), save.Channel, save.Version)
+		res, err = t.exec(ctx, qUpdateTable, save.Data, save.Guild, stamp(save.Now), save.Open, save.Channel, save.Version)
 	}
 	if err != nil {
 		return fail(err)

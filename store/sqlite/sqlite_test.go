@@ -348,3 +348,26 @@ func BenchmarkRewriteVsAppend(b *testing.B) {
 		})
 	}
 }
+
+// TestGamesOpenReadsItsIndex: the dashboard's count of games open (read at
+// every scrape) walks the partial index of open games, not every table.
+func TestGamesOpenReadsItsIndex(t *testing.T) {
+	s := openTest(t, nil)
+	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM channel_tables WHERE open_game`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(detail + "\n")
+	}
+	if !strings.Contains(plan.String(), "INDEX channel_tables_open") {
+		t.Errorf("the count of games open does not read its index:\n%s", plan.String())
+	}
+}

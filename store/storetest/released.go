@@ -61,11 +61,17 @@ func CheckFirstReleased(t *testing.T, s Store) {
 // PlaysOnReleased plays on in the game the released fixtures hold open
 // (channel 200000000000000002, a 3×3 game with X's first move, on a
 // 30-second clock): a move by O, whose clock deadline the store then keeps.
-// It is what every released schema, upgraded, must still take.
+// It is what every released schema, upgraded, must still take. Before the
+// move, the store counts that game as the one open, the finished game
+// 200000000000000001 not: a schema from before games open were kept
+// (migration 0011) is filled in from the tables themselves.
 func PlaysOnReleased(t *testing.T, s Store) {
 	t.Helper()
 	ctx := context.Background()
 	const clocked, o = "200000000000000002", "100000000000000002"
+	if n, err := s.GamesOpen(ctx); n != 1 || err != nil {
+		t.Errorf("games open %d (%v), want 1: the clocked game", n, err)
+	}
 	now := time.Date(2026, 11, 22, 12, 0, 10, 0, time.UTC)
 	ts := table.NewTables(table.Options{Store: s, Now: func() time.Time { return now }})
 	err := ts.Do(ctx, clocked, func(_ context.Context, cur *table.Table) (*table.Table, error) {

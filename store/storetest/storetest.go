@@ -26,6 +26,7 @@ type Store interface {
 	table.Store
 	table.Records
 	table.DeadlineStore
+	table.GameCounter
 	Handled(ctx context.Context, interactionID string) (bool, error)
 	Remember(ctx context.Context, interactionID string, now time.Time)
 	Ready(ctx context.Context) error
@@ -66,6 +67,7 @@ func Run(t *testing.T, open func(tb testing.TB) Store) {
 		{"RatingExactlyOnce", ratingExactlyOnce},
 		{"RatingsConcurrentGames", ratingsConcurrentGames},
 		{"HistoryAndReplayRecords", historyAndReplayRecords},
+		{"GamesOpen", gamesOpen},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, open(t)) })
 	}
