@@ -40,6 +40,31 @@ func mustOpen(tb testing.TB, url string, beforeCommit func(int)) *Store {
 	return s
 }
 
+// plan is what EXPLAIN says of query run with args on q (the read pool, or
+// one connection such as the writer's), a line of the plan a line.
+func plan(t *testing.T, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string, args ...any) string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), "EXPLAIN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 func TestConformance(t *testing.T) {
 	storetest.RunDurable(t, func(tb testing.TB, hook func(int)) storetest.Durable { return openTest(tb, hook) })
 }
@@ -359,25 +384,10 @@ func TestPostgresWriterPlanWalksKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows, err := conn.QueryContext(ctx, "EXPLAIN EXECUTE walk"+args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(line + "\n")
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	got := plan(t, conn, "EXECUTE walk"+args)
 	for _, table := range []string{"channel_tables", "handled_interactions", "clock_deadlines"} {
-		if strings.Contains(plan.String(), "Seq Scan on "+table) {
-			t.Errorf("the writer's plan scans %s whole:\n%s", table, plan.String())
+		if strings.Contains(got, "Seq Scan on "+table) {
+			t.Errorf("the writer's plan scans %s whole:\n%s", table, got)
 		}
 	}
 }
@@ -405,23 +415,7 @@ func TestGamesOpenReadsItsIndex(t *testing.T) {
 	if n, err := s.GamesOpen(ctx); n != 200 || err != nil {
 		t.Fatalf("games open %d (%v), want 200", n, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `EXPLAIN SELECT COUNT(*) FROM channel_tables WHERE open_game`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(line + "\n")
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(plan.String(), "channel_tables_open") {
-		t.Errorf("the count of games open does not read its index:\n%s", plan.String())
+	if got := plan(t, s.db, `SELECT COUNT(*) FROM channel_tables WHERE open_game`); !strings.Contains(got, "channel_tables_open") {
+		t.Errorf("the count of games open does not read its index:\n%s", got)
 	}
 }
