@@ -42,6 +42,30 @@ func mustOpen(tb testing.TB, path string, opt options) *Store {
 	return s
 }
 
+// plan is the detail column of what EXPLAIN QUERY PLAN says of query run
+// with args on db, a step of the plan a line.
+func plan(t *testing.T, db *sql.DB, query string, args ...any) string {
+	t.Helper()
+	rows, err := db.Query("EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(detail + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 func TestConformance(t *testing.T) {
 	storetest.RunDurable(t, func(tb testing.TB, hook func(int)) storetest.Durable { return openTest(tb, hook) })
 }
@@ -145,22 +169,8 @@ func TestStampsAreTheApplicationsTime(t *testing.T) {
 // indexes handled_at any more (it cost a write a move).
 func TestPruneFindsOldIDsByKey(t *testing.T) {
 	s := openTest(t, nil)
-	var plan strings.Builder
-	rows, err := s.db.Query(`EXPLAIN QUERY PLAN DELETE FROM handled_interactions WHERE id < ? AND handled_at < ?`, groupcommit.SnowflakeAt(at), stamp(at))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(detail + "\n")
-	}
-	if !strings.Contains(plan.String(), "USING PRIMARY KEY (id<?)") {
-		t.Errorf("the prune's plan:\n%s", plan.String())
+	if got := plan(t, s.db, `DELETE FROM handled_interactions WHERE id < ? AND handled_at < ?`, groupcommit.SnowflakeAt(at), stamp(at)); !strings.Contains(got, "USING PRIMARY KEY (id<?)") {
+		t.Errorf("the prune's plan:\n%s", got)
 	}
 	var indexes int
 	if err := s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'handled_interactions' AND sql LIKE '%handled_at%'`).Scan(&indexes); err != nil || indexes != 0 {
@@ -353,21 +363,7 @@ func BenchmarkRewriteVsAppend(b *testing.B) {
 // every scrape) walks the partial index of open games, not every table.
 func TestGamesOpenReadsItsIndex(t *testing.T) {
 	s := openTest(t, nil)
-	rows, err := s.db.Query(`EXPLAIN QUERY PLAN SELECT COUNT(*) FROM channel_tables WHERE open_game`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan strings.Builder
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan.WriteString(detail + "\n")
-	}
-	if !strings.Contains(plan.String(), "INDEX channel_tables_open") {
-		t.Errorf("the count of games open does not read its index:\n%s", plan.String())
+	if got := plan(t, s.db, `SELECT COUNT(*) FROM channel_tables WHERE open_game`); !strings.Contains(got, "INDEX channel_tables_open") {
+		t.Errorf("the count of games open does not read its index:\n%s", got)
 	}
 }
