@@ -120,27 +120,11 @@ func checkPicture(t testing.TB, name string, got []byte) {
 		if err != nil {
 			return err
 		}
-		if !samePixels(want, img) {
+		if !golden.SamePixels(want, img) {
 			return errors.New("the picture differs from the golden one")
 		}
 		return nil
 	})
-}
-
-func samePixels(a, b image.Image) bool {
-	if a.Bounds() != b.Bounds() {
-		return false
-	}
-	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-			r1, g1, b1, a1 := a.At(x, y).RGBA()
-			r2, g2, b2, a2 := b.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // emojiLabel writes a button's emoji as a transcript shows it: the emoji,

@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/tttbot/tttbot/game"
+	goldenfile "github.com/tttbot/tttbot/internal/golden"
 )
 
 // Faces the emoji tests draw with.
@@ -154,7 +155,7 @@ func TestEmojiGridLengths(t *testing.T) {
 func goldenLookPNG(t *testing.T, name string, g *game.Game, look Look) {
 	t.Helper()
 	drawn := goldenPicture(t, name, func(b *bytes.Buffer) error { return look.PNG(b, g) })
-	if !samePixels(mustDecodePNG(t, drawn), picture(g, look, true)) {
+	if !goldenfile.SamePixels(mustDecodePNG(t, drawn), picture(g, look, true)) {
 		t.Error("PNG differs from the picture drawn on a fresh canvas")
 	}
 }
@@ -208,7 +209,7 @@ func TestEmojiReplayEndsOnThePicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown := composite(decodeGIF(t, buf.Bytes()))
-	if !samePixels(shown[len(shown)-1], picture(g, look, true)) {
+	if !goldenfile.SamePixels(shown[len(shown)-1], picture(g, look, true)) {
 		t.Error("the replay's last frame differs from the picture")
 	}
 }

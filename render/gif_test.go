@@ -85,7 +85,7 @@ func TestReplayFrames(t *testing.T) {
 			moves := g.Moves()
 			placed := 0
 			at := 0 // the frame showing the game so far
-			if !samePixels(shown[0], picture(newGame(t, g.Rules(), string(g.Tokens())), Look{}, false)) {
+			if !goldenfile.SamePixels(shown[0], picture(newGame(t, g.Rules(), string(g.Tokens())), Look{}, false)) {
 				t.Errorf("the first frame is not the empty board")
 			}
 			for n, m := range moves {
@@ -99,9 +99,9 @@ func TestReplayFrames(t *testing.T) {
 				}
 				want := picture(prefix, Look{}, false)
 				switch {
-				case at+1 < len(shown) && samePixels(shown[at+1], want):
+				case at+1 < len(shown) && goldenfile.SamePixels(shown[at+1], want):
 					at++
-				case at+2 < len(shown) && samePixels(shown[at+2], want) && a.Delay[at+1] == unmarkDelay:
+				case at+2 < len(shown) && goldenfile.SamePixels(shown[at+2], want) && a.Delay[at+1] == unmarkDelay:
 					at += 2
 				default:
 					t.Fatalf("move %d (%v): no frame after frame %d shows the game so far", n+1, m.At, at)
@@ -113,7 +113,7 @@ func TestReplayFrames(t *testing.T) {
 			if at != len(shown)-2 {
 				t.Fatalf("%d frames for %d placements: %d left over after the moves, want 1", len(shown), placed, len(shown)-1-at)
 			}
-			if !samePixels(shown[at+1], Image(g)) {
+			if !goldenfile.SamePixels(shown[at+1], Image(g)) {
 				t.Errorf("the final frame differs from Image(g)")
 			}
 			if last := a.Delay[at+1]; last != holdDelay || last <= a.Delay[at] {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
 	"image/png"
 	"io"
 	"path/filepath"
@@ -154,7 +153,7 @@ func goldenPicture(t *testing.T, name string, draw func(*bytes.Buffer) error) []
 	}
 	goldenfile.CheckWith(t, filepath.Join("testdata", name+".png"), buf.Bytes(), *update, func(wantPNG, gotPNG []byte) error {
 		want, got, err := decodeBoth(wantPNG, gotPNG, png.Decode)
-		if err == nil && !samePixels(got, want) {
+		if err == nil && !goldenfile.SamePixels(got, want) {
 			err = errors.New("the picture differs from the golden one")
 		}
 		return err
@@ -171,22 +170,6 @@ func decodeBoth[T any](wantData, gotData []byte, decode func(io.Reader) (T, erro
 		return want, got, fmt.Errorf("output: %v", err)
 	}
 	return want, got, nil
-}
-
-func samePixels(a, b image.Image) bool {
-	if a.Bounds() != b.Bounds() {
-		return false
-	}
-	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-			r1, g1, b1, a1 := a.At(x, y).RGBA()
-			r2, g2, b2, a2 := b.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func TestPNGGolden(t *testing.T) {
@@ -250,7 +233,7 @@ func TestPNGReusesCanvasCleanly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !samePixels(got, Image(g)) {
+		if !goldenfile.SamePixels(got, Image(g)) {
 			t.Fatalf("picture %d differs from Image of its game", n)
 		}
 	}
