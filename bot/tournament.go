@@ -143,6 +143,20 @@ func (b *Bot) loadTourney(ctx context.Context, channel string) (*tourney, error)
 	return decodeTourney(data, found)
 }
 
+// channelTourney reads the tournament of in's channel for a command that
+// needs one there: refused in a DM, where there are none, and when the
+// channel has none.
+func (b *Bot) channelTourney(ctx context.Context, in *Interaction) (*tourney, error) {
+	if in.DM() {
+		return nil, ErrTournamentDM
+	}
+	d, err := b.loadTourney(ctx, in.Channel)
+	if err == nil && d == nil {
+		err = ErrNoTournament
+	}
+	return d, err
+}
+
 // tournamentHere checks that /ttt tournament can run in in's channel: a
 // server channel where the bot can start the games' threads.
 func (b *Bot) tournamentHere(ctx context.Context, in *Interaction) error {
@@ -311,15 +325,9 @@ func (b *Bot) resignIn(ctx context.Context, thread, user string) {
 // tournamentStart closes entries and pairs round 1; the games open in their
 // threads right after (and are retried by the scheduler until they do).
 func (b *Bot) tournamentStart(ctx context.Context, in *Interaction) (Response, error) {
-	if in.DM() {
-		return Response{}, ErrTournamentDM
-	}
-	cur, err := b.loadTourney(ctx, in.Channel)
+	cur, err := b.channelTourney(ctx, in)
 	if err != nil {
 		return Response{}, err
-	}
-	if cur == nil {
-		return Response{}, ErrNoTournament
 	}
 	ratings, err := b.seedRatings(ctx, cur)
 	if err != nil {
@@ -375,15 +383,9 @@ func (b *Bot) seedRatings(ctx context.Context, d *tourney) (map[string]float64, 
 // tournamentStandings shows the channel's tournament: the standings, the
 // games in play and those waiting for their thread, and a picture.
 func (b *Bot) tournamentStandings(ctx context.Context, in *Interaction) (Response, error) {
-	if in.DM() {
-		return Response{}, ErrTournamentDM
-	}
-	d, err := b.loadTourney(ctx, in.Channel)
+	d, err := b.channelTourney(ctx, in)
 	if err != nil {
 		return Response{}, err
-	}
-	if d == nil {
-		return Response{}, ErrNoTournament
 	}
 	return standingsReply(in.Public, d), nil
 }

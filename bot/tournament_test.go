@@ -407,6 +407,15 @@ func TestTournamentRefusals(t *testing.T) {
 			t.Fatalf("a tournament was opened: %+v", d)
 		}
 	})
+	t.Run("NoneHere", func(t *testing.T) {
+		h := newHarness(t)
+		h.withThreads(t)
+		for _, sub := range []string{"tournament start", "tournament standings", "tournament join", "tournament leave"} {
+			dm := interaction(t, "dm_command.json", commandFields("930000000000000001", alice, sub, 0, nil))
+			refused(t, h.bot.Handle(t.Context(), dm), "played in server channels")
+			refused(t, h.as(alice, sub), "No tournament is open in this channel")
+		}
+	})
 	t.Run("Bots", func(t *testing.T) {
 		h := newHarness(t)
 		h.withThreads(t)
