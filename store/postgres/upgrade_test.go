@@ -104,21 +104,8 @@ func schemaOf(tb testing.TB, db *sql.DB) []string {
 // schema_migrations aside (an upgrade adds to it).
 func tablesOf(tb testing.TB, db *sql.DB) map[string][]string {
 	tb.Helper()
-	rows, err := db.Query(`SELECT table_name, column_name FROM information_schema.columns
+	return storetest.ReadColumns(tb, db, `SELECT table_name, column_name FROM information_schema.columns
 		WHERE table_schema = current_schema() AND table_name <> 'schema_migrations' ORDER BY table_name, ordinal_position`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
-			tb.Fatal(err)
-		}
-		out[table] = append(out[table], col)
-	}
-	return out
 }
 
 // writeReleased writes testdata/released/SCHEMA.sql for each schema in

@@ -74,21 +74,8 @@ func quoteSQLite(column string) string { return "quote(" + column + ")" }
 // aside (an upgrade adds to it).
 func tablesOf(tb testing.TB, db *sql.DB) map[string][]string {
 	tb.Helper()
-	rows, err := db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+	return storetest.ReadColumns(tb, db, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
 		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'schema_migrations' ORDER BY m.name, p.cid`)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
-			tb.Fatal(err)
-		}
-		out[table] = append(out[table], col)
-	}
-	return out
 }
 
 // readAll reads every row of the database file at path, untouched, and

@@ -99,6 +99,31 @@ func git(tb testing.TB, dir string, args ...string) string {
 // sorted, by table: what an upgrade must keep.
 type Rows map[string][]string
 
+// ReadColumns runs query, which lists a database's tables and their
+// columns as (table, column) rows in the order of each table's columns,
+// and returns the columns by table: the form ReadRows reads. The query is
+// the store's own, in its dialect's catalogue.
+func ReadColumns(tb testing.TB, db *sql.DB, query string) map[string][]string {
+	tb.Helper()
+	rows, err := db.Query(query)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			tb.Fatal(err)
+		}
+		out[table] = append(out[table], col)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
 // ReadRows reads the rows of each table in columns (table → the columns to
 // read) with db; cell writes a column as a text expression in the
 // database's dialect.
