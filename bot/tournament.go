@@ -105,6 +105,18 @@ func decodeTourney(data []byte, found bool) (*tourney, error) {
 // open reports whether d holds its channel: not finished yet.
 func (d *tourney) open() bool { return d != nil && !d.T.Finished }
 
+// checkOpen refuses a change that needs d open: there is no tournament (d
+// is nil), or it is over.
+func (d *tourney) checkOpen() error {
+	switch {
+	case d == nil:
+		return ErrNoTournament
+	case d.T.Finished:
+		return tournament.ErrFinished
+	}
+	return nil
+}
+
 // tourneyChange decides the next state of a channel's tournament from the
 // stored one (nil when none): nil next changes nothing. It may run again
 // after a lost swap, so it keeps nothing of a run but what it returns.
@@ -246,11 +258,8 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 		return Response{}, ErrTournamentBot
 	}
 	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
-		switch {
-		case cur == nil:
-			return nil, ErrNoTournament
-		case cur.T.Finished:
-			return nil, tournament.ErrFinished
+		if err := cur.checkOpen(); err != nil {
+			return nil, err
 		}
 		if err := cur.T.Join(in.User); err != nil {
 			return nil, err
@@ -334,11 +343,10 @@ func (b *Bot) tournamentStart(ctx context.Context, in *Interaction) (Response, e
 		return Response{}, err
 	}
 	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
+		if err := cur.checkOpen(); err != nil {
+			return nil, err
+		}
 		switch {
-		case cur == nil:
-			return nil, ErrNoTournament
-		case cur.T.Finished:
-			return nil, tournament.ErrFinished
 		case cur.T.Started:
 			return nil, tournament.ErrStarted
 		case in.User != cur.Organiser && !in.CanManageEvents && !in.CanManage:
