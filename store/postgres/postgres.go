@@ -64,7 +64,7 @@ const (
 	// pgPingIdle: a connection idle longer than this is pinged before reuse
 	// (pgx's ResetSession), so one that a restart or pg_terminate_backend
 	// killed meanwhile is replaced instead of failing a request. A dead
-	// connection reused sooner fails once, and retry repeats the statement.
+	// connection reused sooner fails, and retry repeats the statement.
 	pgPingIdle = time.Second
 )
 
@@ -136,13 +136,19 @@ func (d dollarDB) QueryRowContext(ctx context.Context, query string, args ...any
 	return d.db.QueryRowContext(ctx, sqlread.Dollars(query), args...)
 }
 
-// retry runs f once more when it failed on a dead connection (a backend
-// terminated or restarted under the pool): database/sql discards the dead
-// connection, so the second try gets a fresh one. Only for statements that
-// are safe to repeat: reads, and writes guarded by a compare-and-swap.
+// retry runs f again while it fails on a dead connection (a backend
+// terminated or restarted under the pool): database/sql discards each dead
+// connection, so every try gets another. When every backend was killed at
+// once, the pool may hand out several dead ones in a row, so it tries as
+// often as the pool can hold connections, and once more for a fresh one.
+// Only for statements that are safe to repeat: reads, and writes guarded by
+// a compare-and-swap.
 func retry(ctx context.Context, f func() error) error {
 	err := f()
-	if err != nil && deadConn(err) && ctx.Err() == nil {
+	for range pgReadConns {
+		if err == nil || !deadConn(err) || ctx.Err() != nil {
+			break
+		}
 		err = f()
 	}
 	return err
