@@ -84,10 +84,24 @@ type tourney struct {
 	// Names are the players' display names when they joined, for the
 	// names of their games' threads.
 	Names map[string]string `json:"names,omitempty"`
+	// Since is when the tournament was opened or last joined, before its
+	// start: one not started within the idle timeout after lapses.
+	Since time.Time `json:"since,omitzero"`
+	// Closed says the tournament ended before its start ("called_off" by
+	// its organiser, or "lapsed"): the channel holds it no more.
+	Closed string `json:"closed,omitempty"`
 	play
 }
 
-// decodeTourney reads a stored tournament; nil when none is stored.
+// Why a tournament closed before its start (tourney.Closed).
+const (
+	closedCalledOff = "called_off"
+	closedLapsed    = "lapsed"
+)
+
+// decodeTourney reads a stored tournament; nil when none is stored, or
+// the stored one closed before its start (it is as good as gone: no game
+// of it was played, and the channel may open another).
 func decodeTourney(data []byte, found bool) (*tourney, error) {
 	if !found {
 		return nil, nil
@@ -98,6 +112,9 @@ func decodeTourney(data []byte, found bool) (*tourney, error) {
 	}
 	if d.T == nil {
 		return nil, errors.New("decode tournament: no state")
+	}
+	if d.Closed != "" {
+		return nil, nil
 	}
 	return d, nil
 }
@@ -141,7 +158,7 @@ func (b *Bot) updateTourney(ctx context.Context, channel string, change tourneyC
 			return nil, time.Time{}, err
 		}
 		saved = next
-		return out, next.due(b.tables.Now()), nil
+		return out, next.due(b.tables.Now(), b.tables.IdleTimeout()), nil
 	})
 	return saved, err
 }
@@ -223,7 +240,7 @@ func (b *Bot) tournamentNew(ctx context.Context, in *Interaction) (Response, err
 		return Response{}, tournamentOptionError(err)
 	}
 	d := &tourney{ID: in.ID, Guild: in.Guild, Channel: in.Channel, Organiser: in.User, Locale: in.Public.Locale(),
-		Rules: rules, Clock: int(clock / time.Second), T: t}
+		Rules: rules, Clock: int(clock / time.Second), T: t, Since: b.tables.Now()}
 	_, err = b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
 		if cur.open() {
 			return nil, ErrTournamentOpen
@@ -268,6 +285,7 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 			cur.Names = map[string]string{}
 		}
 		cur.Names[in.User] = plainName(in.Name)
+		cur.Since = b.tables.Now()
 		return cur, nil
 	})
 	if err != nil {
@@ -279,7 +297,9 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 
 // tournamentLeave takes the caller out: before the start simply, after it
 // forfeiting their games still to play (their game in play is resigned in
-// its thread, so its table shows it).
+// its thread, so its table shows it). The organiser leaving before the
+// start calls the whole tournament off (it is theirs), which frees the
+// channel; no one else, whatever they may manage, leaves for another.
 func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, error) {
 	if in.DM() {
 		return Response{}, ErrTournamentDM
@@ -289,6 +309,10 @@ func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, e
 		if cur == nil {
 			return nil, ErrNoTournament
 		}
+		if in.User == cur.Organiser && !cur.T.Started && !cur.T.Finished {
+			cur.Closed = closedCalledOff
+			return cur, nil
+		}
 		var err error
 		if forfeited, _, _, err = cur.T.Leave(in.User); err != nil {
 			return nil, err
@@ -297,6 +321,10 @@ func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, e
 	})
 	if err != nil {
 		return Response{}, err
+	}
+	if d.Closed == closedCalledOff {
+		b.log.InfoContext(ctx, "tournament called off", "channel", in.Channel, "tournament", d.ID)
+		return public(in.Public.Say("tournament.called_off", locales.Data{"Player": mention(in.User)})), nil
 	}
 	for _, g := range forfeited {
 		if thread := d.Threads[g.Key()]; thread != "" {

@@ -89,8 +89,14 @@ func (d *tourney) work() bool {
 }
 
 // due is the deadline to keep with d: when the scheduler should look at
-// it (zero: nothing to do).
-func (d *tourney) due(now time.Time) time.Time {
+// it (zero: nothing to do). That is the earlier of its work's and, before
+// the start, its lapse (idle after the last join).
+func (d *tourney) due(now time.Time, idle time.Duration) time.Time {
+	return earliest(d.workDue(now), d.lapseAt(idle))
+}
+
+// workDue is when the bot's work on d is next due (zero: none left).
+func (d *tourney) workDue(now time.Time) time.Time {
 	switch {
 	case !d.work():
 		return time.Time{}
@@ -100,6 +106,24 @@ func (d *tourney) due(now time.Time) time.Time {
 		return d.Retry
 	}
 	return now
+}
+
+// lapseAt is when d, not started, lapses: idle after it was opened or last
+// joined (zero: it does not, started or closed, or stored before it kept
+// Since).
+func (d *tourney) lapseAt(idle time.Duration) time.Time {
+	if d.T.Started || d.T.Finished || d.Closed != "" || d.Since.IsZero() {
+		return time.Time{}
+	}
+	return d.Since.Add(idle)
+}
+
+// earliest is the earlier of two deadlines, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // errLeaseLost: another process took over the work on a tournament.
@@ -121,8 +145,50 @@ func (b *Bot) advanceLater(ctx context.Context, channel string) {
 // runs in the background, so a round's threads (many calls to Discord) do
 // not hold up the clocks the scheduler enforces; the lease keeps it to one
 // worker, and the document stays due until one has taken it.
+//
+// A tournament not started within the idle timeout lapses here first.
 func (b *Bot) tournamentDue(ctx context.Context, key string) (bool, error) {
-	b.advanceLater(ctx, key[len(tournamentPrefix):])
+	channel := key[len(tournamentPrefix):]
+	if lapsed, err := b.lapseTourney(ctx, channel); err != nil || lapsed {
+		return lapsed, err
+	}
+	b.advanceLater(ctx, channel)
+	return true, nil
+}
+
+// lapseTourney closes channel's tournament if it is past its lapse, and
+// says so in the channel. The close is one compare-and-swap, so of
+// replicas running it at once one closes it and posts; the post is the
+// best Discord allows, after the close, so a refusal never keeps the
+// channel held.
+func (b *Bot) lapseTourney(ctx context.Context, channel string) (bool, error) {
+	idle := b.tables.IdleTimeout()
+	d, err := b.updateTourney(ctx, channel, func(cur *tourney) (*tourney, error) {
+		if cur == nil {
+			return nil, nil
+		}
+		at := cur.lapseAt(idle)
+		if at.IsZero() || b.tables.Now().Before(at) {
+			return nil, nil
+		}
+		cur.Closed = closedLapsed
+		return cur, nil
+	})
+	if err != nil || d == nil {
+		return false, err
+	}
+	b.log.InfoContext(ctx, "tournament lapsed", "channel", channel, "tournament", d.ID)
+	if b.threads == nil {
+		return true, nil // no token: nothing can be posted
+	}
+	b.bg.Add(1)
+	go func() {
+		defer b.bg.Done()
+		w := b.words.For(d.Locale)
+		if _, err := b.post(context.WithoutCancel(ctx), channel, public(w.Say("tournament.lapsed", nil))); err != nil {
+			b.log.Warn("tournament: the lapse notice was refused; the tournament is closed all the same", "channel", channel, "err", err)
+		}
+	}()
 	return true, nil
 }
 

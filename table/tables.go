@@ -218,6 +218,11 @@ func (ts *Tables) Peek(ctx context.Context, channel string, read func(cur *Table
 	return nil
 }
 
+// IdleTimeout is how long an open game waits for an action before it
+// ends (Options.IdleTimeout): other things left waiting, such as a
+// tournament nobody starts, lapse after as long.
+func (ts *Tables) IdleTimeout() time.Duration { return ts.idle }
+
 // Idle reports whether t is an open game nobody has touched for the idle
 // timeout: Do ends it before the next action, so a reader (autocomplete)
 // should treat it as ended already.
