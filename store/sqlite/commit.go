@@ -80,7 +80,17 @@ func (t tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 // Commit implements groupcommit.Committer. Finished games' results are
 // written after the ops, all together, unless each op runs alone: then
 // each result lands or fails inside its save's savepoint.
+//
+// The batch's statements run without ctx's deadline. The driver watches a
+// context that can end with a goroutine, a progress handler and a busy
+// handler set up for every statement, a fifth of the store's CPU a save at
+// 64 channels (BenchmarkDurableSaves); and what the deadline guards
+// against here is bounded
+// without it: the write lock is taken at BEGIN, and a wait for it ends
+// with busy_timeout (10 s, within the batch's bound), while every
+// statement after is a lookup by key.
 func (c committer) Commit(ctx context.Context, conn *sql.Conn, b groupcommit.Batch, alone bool) (sent bool, err error) {
+	ctx = context.WithoutCancel(ctx)
 	sqlTx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("store: begin: %w", err)
