@@ -61,18 +61,37 @@ type committer struct {
 type tx struct {
 	*sql.Tx
 	c committer
+	// bound holds the prepared statements bound to this transaction, each
+	// bound once a batch: binding (Tx.StmtContext) builds a new sql.Stmt
+	// every time, and a batch runs the same few statements for every op.
+	bound map[string]*sql.Stmt
+}
+
+// stmt is query's prepared statement bound to the transaction; nil when it
+// was not prepared (it then runs as text).
+func (t tx) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s, ok := t.bound[query]; ok {
+		return s
+	}
+	p, ok := t.c.stmts.m.Load(stmtKey{t.c.wdb, query})
+	if !ok {
+		return nil
+	}
+	s := t.StmtContext(ctx, p.(*sql.Stmt))
+	t.bound[query] = s
+	return s
 }
 
 func (t tx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if p, ok := t.c.stmts.m.Load(stmtKey{t.c.wdb, query}); ok {
-		return t.StmtContext(ctx, p.(*sql.Stmt)).ExecContext(ctx, args...)
+	if s := t.stmt(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
 	}
 	return t.ExecContext(ctx, query, args...)
 }
 
 func (t tx) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	if p, ok := t.c.stmts.m.Load(stmtKey{t.c.wdb, query}); ok {
-		return t.StmtContext(ctx, p.(*sql.Stmt)).QueryRowContext(ctx, args...)
+	if s := t.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
 	}
 	return t.QueryRowContext(ctx, query, args...)
 }
@@ -96,7 +115,7 @@ func (c committer) Commit(ctx context.Context, conn *sql.Conn, b groupcommit.Bat
 		return false, fmt.Errorf("store: begin: %w", err)
 	}
 	defer sqlTx.Rollback()
-	t := tx{sqlTx, c}
+	t := tx{sqlTx, c, make(map[string]*sql.Stmt)}
 	var finished []*table.Result
 	var at []time.Time
 	err = groupcommit.Each(ctx, sqlTx, b.Ops, alone, func(op *groupcommit.Op) error {
