@@ -78,8 +78,8 @@ type tableHandler func(b *Bot, ctx context.Context, in *Interaction, cur *table.
 // queryHandler answers without touching a channel's table.
 type queryHandler func(b *Bot, ctx context.Context, in *Interaction) (Response, error)
 
-// recordHandler acts on the invoking person's own documents (their puzzle
-// record), not a channel's table. With deliver, the interaction's ID is
+// recordHandler acts on a document, not a channel's table: the invoking
+// person's puzzle record, the channel's tournament. With deliver, the interaction's ID is
 // recorded as handled with the change it makes, and recorded says whether
 // it was (as table.Tables.Deliver does for a table).
 type recordHandler func(b *Bot, ctx context.Context, in *Interaction, deliver bool) (resp Response, recorded bool, err error)
@@ -131,11 +131,12 @@ func init() {
 		RouteReplay:      {route: RouteReplay, command: "replay", query: (*Bot).replay},
 		RouteHelp:        {route: RouteHelp, command: "help", query: (*Bot).help},
 		// The tournament group: each acts on the channel's tournament
-		// document (tournament.go), not on a table.
-		RouteTournamentNew:       {route: RouteTournamentNew, command: "tournament new", query: (*Bot).tournamentNew},
-		RouteTournamentJoin:      {route: RouteTournamentJoin, command: "tournament join", query: (*Bot).tournamentJoin},
-		RouteTournamentLeave:     {route: RouteTournamentLeave, command: "tournament leave", query: (*Bot).tournamentLeave},
-		RouteTournamentStart:     {route: RouteTournamentStart, command: "tournament start", query: (*Bot).tournamentStart},
+		// document (tournament.go), not on a table; those that change it
+		// record their interaction in its save, standings only reads.
+		RouteTournamentNew:       {route: RouteTournamentNew, command: "tournament new", record: (*Bot).tournamentNew},
+		RouteTournamentJoin:      {route: RouteTournamentJoin, command: "tournament join", record: (*Bot).tournamentJoin},
+		RouteTournamentLeave:     {route: RouteTournamentLeave, command: "tournament leave", record: (*Bot).tournamentLeave},
+		RouteTournamentStart:     {route: RouteTournamentStart, command: "tournament start", record: (*Bot).tournamentStart},
 		RouteTournamentStandings: {route: RouteTournamentStandings, command: "tournament standings", query: (*Bot).tournamentStandings},
 		ButtonCell:               {route: ButtonCell, button: "ttt:cell:{stamp}:{row int}:{col int}", table: (*Bot).clickCell},
 		ButtonColumn:             {route: ButtonColumn, button: "ttt:col:{stamp}:{col int}", table: (*Bot).clickColumn},

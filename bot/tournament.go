@@ -140,10 +140,30 @@ func (d *tourney) checkOpen() error {
 type tourneyChange func(cur *tourney) (next *tourney, err error)
 
 // updateTourney applies change to channel's tournament, compare-and-swap,
-// and returns the tournament as saved (nil when nothing changed).
+// and returns the tournament as saved (nil when nothing changed). It
+// answers no interaction: the scheduler's work, a game's report.
 func (b *Bot) updateTourney(ctx context.Context, channel string, change tourneyChange) (*tourney, error) {
+	d, _, err := b.updateTourneyFor(ctx, channel, "", change)
+	return d, err
+}
+
+// deliverTourney is updateTourney for the command in: with deliver (the
+// transport dedupes), the save records in's ID as handled in the same
+// swap, so a replay fails with table.ErrDuplicate before change runs and
+// changes nothing; recorded says whether the save recorded it.
+func (b *Bot) deliverTourney(ctx context.Context, in *Interaction, deliver bool, change tourneyChange) (d *tourney, recorded bool, err error) {
+	id := ""
+	if deliver {
+		id = in.ID
+	}
+	return b.updateTourneyFor(ctx, in.Channel, id, change)
+}
+
+// updateTourneyFor is the swap behind both; interactionID is "" when the
+// change answers no interaction to record.
+func (b *Bot) updateTourneyFor(ctx context.Context, channel, interactionID string, change tourneyChange) (*tourney, bool, error) {
 	var saved *tourney
-	_, err := b.tables.UpdateDocumentDue(ctx, tournamentKey(channel), func(data []byte, found bool) ([]byte, time.Time, error) {
+	ok, err := b.tables.UpdateDocumentDue(ctx, tournamentKey(channel), interactionID, func(data []byte, found bool) ([]byte, time.Time, error) {
 		saved = nil
 		cur, err := decodeTourney(data, found)
 		if err != nil {
@@ -160,7 +180,7 @@ func (b *Bot) updateTourney(ctx context.Context, channel string, change tourneyC
 		saved = next
 		return out, next.due(b.tables.Now(), b.tables.IdleTimeout()), nil
 	})
-	return saved, err
+	return saved, ok && interactionID != "", err
 }
 
 // loadTourney reads channel's tournament (nil when none).
@@ -212,45 +232,45 @@ func (b *Bot) tournamentHere(ctx context.Context, in *Interaction) error {
 }
 
 // tournamentNew opens a tournament in the channel.
-func (b *Bot) tournamentNew(ctx context.Context, in *Interaction) (Response, error) {
+func (b *Bot) tournamentNew(ctx context.Context, in *Interaction, deliver bool) (Response, bool, error) {
 	if err := b.tournamentHere(ctx, in); err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	rules, _, err := rulesFrom(in)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	clock, err := clockFrom(in)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	if clock == 0 {
 		clock = defaultTournamentClock
 	}
 	size, err := in.Int(optSize, tournament.MaxPlayers)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	rounds, err := in.Int(optRounds, 0)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	t, err := tournament.New(tournament.Format(in.String(optFormat)), size, rounds)
 	if err != nil {
-		return Response{}, tournamentOptionError(err)
+		return Response{}, false, tournamentOptionError(err)
 	}
 	d := &tourney{ID: in.ID, Guild: in.Guild, Channel: in.Channel, Organiser: in.User, Locale: in.Public.Locale(),
 		Rules: rules, Clock: int(clock / time.Second), T: t, Since: b.tables.Now()}
-	_, err = b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
+	_, recorded, err := b.deliverTourney(ctx, in, deliver, func(cur *tourney) (*tourney, error) {
 		if cur.open() {
 			return nil, ErrTournamentOpen
 		}
 		return d, nil
 	})
 	if err != nil {
-		return Response{}, err
+		return Response{}, recorded, err
 	}
-	return public(newTournamentText(in.Public, d)), nil
+	return public(newTournamentText(in.Public, d)), recorded, nil
 }
 
 // tournamentOptionError is the option a tournament.New error is about.
@@ -267,14 +287,14 @@ func tournamentOptionError(err error) error {
 }
 
 // tournamentJoin enters the caller in the channel's tournament.
-func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, error) {
+func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction, deliver bool) (Response, bool, error) {
 	if in.DM() {
-		return Response{}, ErrTournamentDM
+		return Response{}, false, ErrTournamentDM
 	}
 	if in.IsBot {
-		return Response{}, ErrTournamentBot
+		return Response{}, false, ErrTournamentBot
 	}
-	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
+	d, recorded, err := b.deliverTourney(ctx, in, deliver, func(cur *tourney) (*tourney, error) {
 		if err := cur.checkOpen(); err != nil {
 			return nil, err
 		}
@@ -289,10 +309,10 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 		return cur, nil
 	})
 	if err != nil {
-		return Response{}, err
+		return Response{}, recorded, err
 	}
 	w := in.Public
-	return public(w.Say("tournament.joined", locales.Data{"Player": mention(in.User), "N": len(d.T.Players), "Size": d.T.Size})), nil
+	return public(w.Say("tournament.joined", locales.Data{"Player": mention(in.User), "N": len(d.T.Players), "Size": d.T.Size})), recorded, nil
 }
 
 // tournamentLeave takes the caller out: before the start simply, after it
@@ -300,12 +320,12 @@ func (b *Bot) tournamentJoin(ctx context.Context, in *Interaction) (Response, er
 // its thread, so its table shows it). The organiser leaving before the
 // start calls the whole tournament off (it is theirs), which frees the
 // channel; no one else, whatever they may manage, leaves for another.
-func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, error) {
+func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction, deliver bool) (Response, bool, error) {
 	if in.DM() {
-		return Response{}, ErrTournamentDM
+		return Response{}, false, ErrTournamentDM
 	}
 	var forfeited []tournament.Game
-	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
+	d, recorded, err := b.deliverTourney(ctx, in, deliver, func(cur *tourney) (*tourney, error) {
 		if cur == nil {
 			return nil, ErrNoTournament
 		}
@@ -320,11 +340,11 @@ func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, e
 		return cur, nil
 	})
 	if err != nil {
-		return Response{}, err
+		return Response{}, recorded, err
 	}
 	if d.Closed == closedCalledOff {
 		b.log.InfoContext(ctx, "tournament called off", "channel", in.Channel, "tournament", d.ID)
-		return public(in.Public.Say("tournament.called_off", locales.Data{"Player": mention(in.User)})), nil
+		return public(in.Public.Say("tournament.called_off", locales.Data{"Player": mention(in.User)})), recorded, nil
 	}
 	for _, g := range forfeited {
 		if thread := d.Threads[g.Key()]; thread != "" {
@@ -337,7 +357,7 @@ func (b *Bot) tournamentLeave(ctx context.Context, in *Interaction) (Response, e
 	if d.T.Started {
 		key = "tournament.left_started"
 	}
-	return public(w.Say(key, locales.Data{"Player": mention(in.User)})), nil
+	return public(w.Say(key, locales.Data{"Player": mention(in.User)})), recorded, nil
 }
 
 // resignIn resigns user from the game in thread, whose result their
@@ -361,16 +381,16 @@ func (b *Bot) resignIn(ctx context.Context, thread, user string) {
 
 // tournamentStart closes entries and pairs round 1; the games open in their
 // threads right after (and are retried by the scheduler until they do).
-func (b *Bot) tournamentStart(ctx context.Context, in *Interaction) (Response, error) {
+func (b *Bot) tournamentStart(ctx context.Context, in *Interaction, deliver bool) (Response, bool, error) {
 	cur, err := b.channelTourney(ctx, in)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
 	ratings, err := b.seedRatings(ctx, cur)
 	if err != nil {
-		return Response{}, err
+		return Response{}, false, err
 	}
-	d, err := b.updateTourney(ctx, in.Channel, func(cur *tourney) (*tourney, error) {
+	d, recorded, err := b.deliverTourney(ctx, in, deliver, func(cur *tourney) (*tourney, error) {
 		if err := cur.checkOpen(); err != nil {
 			return nil, err
 		}
@@ -389,10 +409,10 @@ func (b *Bot) tournamentStart(ctx context.Context, in *Interaction) (Response, e
 		return cur, nil
 	})
 	if err != nil {
-		return Response{}, err
+		return Response{}, recorded, err
 	}
 	b.advanceLater(ctx, in.Channel)
-	return public(startedText(in.Public, d)), nil
+	return public(startedText(in.Public, d)), recorded, nil
 }
 
 // seedRatings are the players' ratings in the tournament's kind of game in

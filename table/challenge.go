@@ -247,7 +247,7 @@ func (ts *Tables) MoveChallenge(ctx context.Context, challenger, invitee, from, 
 // ledger as it is.
 func (ts *Tables) updateLedger(ctx context.Context, challenger string, change func([]ledgerEntry) ([]ledgerEntry, error)) error {
 	key := ledgerKey(challenger)
-	_, err := ts.UpdateDocumentDue(ctx, key, func(data []byte, found bool) ([]byte, time.Time, error) {
+	_, err := ts.UpdateDocumentDue(ctx, key, "", func(data []byte, found bool) ([]byte, time.Time, error) {
 		var open []ledgerEntry
 		if found {
 			if err := json.Unmarshal(data, &open); err != nil {

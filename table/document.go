@@ -45,9 +45,10 @@ func (ts *Tables) UpdateDocument(ctx context.Context, key, interactionID string,
 }
 
 // UpdateDocumentDue is UpdateDocument for a document that keeps a deadline
-// (change returns it), answering no interaction.
-func (ts *Tables) UpdateDocumentDue(ctx context.Context, key string, change DocumentChange) (saved bool, err error) {
-	return ts.updateDocument(ctx, key, "", change)
+// (change returns it). interactionID is as for UpdateDocument: "" when the
+// change answers no interaction (the scheduler's work, a ledger's upkeep).
+func (ts *Tables) UpdateDocumentDue(ctx context.Context, key, interactionID string, change DocumentChange) (saved bool, err error) {
+	return ts.updateDocument(ctx, key, interactionID, change)
 }
 
 // updateDocument is the compare-and-swap loop behind both: a lost swap

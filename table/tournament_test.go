@@ -137,7 +137,7 @@ func TestDocuments(t *testing.T) {
 	var saved atomic.Int32
 	for range 10 {
 		wg.Go(func() {
-			ok, err := ts.UpdateDocumentDue(context.Background(), "count:x", func(data []byte, found bool) ([]byte, time.Time, error) {
+			ok, err := ts.UpdateDocumentDue(context.Background(), "count:x", "", func(data []byte, found bool) ([]byte, time.Time, error) {
 				return append(data[:len(data):len(data)], 'x'), c.Now(), nil // the store's bytes are shared: never append in place
 			})
 			switch {
@@ -156,7 +156,7 @@ func TestDocuments(t *testing.T) {
 	var due []string
 	ts.OnDocumentDue("count:", func(_ context.Context, key string) (bool, error) {
 		due = append(due, key)
-		_, err := ts.UpdateDocumentDue(context.Background(), key, func(data []byte, _ bool) ([]byte, time.Time, error) {
+		_, err := ts.UpdateDocumentDue(context.Background(), key, "", func(data []byte, _ bool) ([]byte, time.Time, error) {
 			return data, time.Time{}, nil // done: no deadline
 		})
 		return true, err
