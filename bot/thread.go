@@ -64,6 +64,25 @@ const (
 	announcementThread = 10
 )
 
+// fromThreadKey marks a context whose interaction was sent from a thread.
+type fromThreadKey struct{}
+
+// FromThread returns ctx telling the bot that the interaction it serves
+// under ctx was sent from a thread (the payload's channel.type is 10, 11
+// or 12). discordgo's Interaction does not decode the channel, so the
+// transport, which reads the payload (or its cache of the server's
+// channels), says so. What cannot be played in a thread (a tournament,
+// whose games each need a thread of their own) is refused there.
+func FromThread(ctx context.Context) context.Context {
+	return context.WithValue(ctx, fromThreadKey{}, true)
+}
+
+// sentFromThread reports whether ctx carries FromThread's mark.
+func sentFromThread(ctx context.Context) bool {
+	v, _ := ctx.Value(fromThreadKey{}).(bool)
+	return v
+}
+
 // threadPermissions are what the bot needs in a channel to open a game in
 // a thread from it: Create Public Threads and Send Messages in Threads.
 const threadPermissions = discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads

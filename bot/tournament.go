@@ -207,7 +207,8 @@ func (b *Bot) channelTourney(ctx context.Context, in *Interaction) (*tourney, er
 }
 
 // tournamentHere checks that /ttt tournament can run in in's channel: a
-// server channel where the bot can start the games' threads.
+// server channel where the bot can start the games' threads, so not a
+// thread (threads hold none: its games would wait for ever).
 func (b *Bot) tournamentHere(ctx context.Context, in *Interaction) error {
 	switch {
 	case in.DM():
@@ -227,6 +228,12 @@ func (b *Bot) tournamentHere(ctx context.Context, in *Interaction) error {
 		if parent, ok := t.InThread(); ok {
 			return &ThreadError{Reason: ThreadNested, Parent: parent}
 		}
+	}
+	if sentFromThread(ctx) {
+		// A thread the bot did not start (or one whose table is gone):
+		// refused as /ttt new thread:true is there, when Discord will
+		// not start a thread in it.
+		return &ThreadError{Reason: ThreadChannelType}
 	}
 	return nil
 }

@@ -135,6 +135,11 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 
 	ctx, cancel := context.WithTimeout(context.Background(), replyWithin)
 	defer cancel()
+	// discordgo decodes no interaction's channel; the session's state (the
+	// Guilds intent keeps the servers' channels and threads) tells a thread.
+	if c, err := s.State.Channel(ic.ChannelID); err == nil && c.IsThread() {
+		ctx = bot.FromThread(ctx)
+	}
 	resp := g.bot.ServeRecovering(ctx, ic.Interaction).InteractionResponse(true)
 	rctx, rcancel := context.WithTimeout(context.Background(), sendWithin)
 	defer rcancel()

@@ -14,9 +14,9 @@ import (
 
 // wireInteraction is the part of Discord's interaction object that the bot
 // reads (bot.parseInteraction, the callback and the clock), as it comes
-// over the wire. The rest (the member's roles and join date, the channel,
-// all but the ID of the message a button sits on, entitlements) is skipped, not
-// decoded: decoding it was most of the cost of reading a request, a
+// over the wire. The rest (the member's roles and join date, all of the
+// channel but its type, all but the ID of the message a button sits on,
+// entitlements) is skipped, not decoded: decoding it was most of the cost of reading a request, a
 // button's message above all (docs/architecture.md). A field the bot starts to read must be added here, and to
 // TestDecodeKeepsWhatTheBotReads, or the HTTP endpoint will see it empty
 // where the gateway (which decodes discordgo's way) sees it.
@@ -46,6 +46,10 @@ type wireInteraction struct {
 		ID string `json:"id"`
 	} `json:"message"`
 	Data json.RawMessage `json:"data"`
+	// Channel is the channel the interaction was sent from, kept raw:
+	// only its type is read (is it a thread? bot.FromThread), and a
+	// channel that does not decode, which discordgo skips, is no thread.
+	Channel json.RawMessage `json:"channel"`
 }
 
 // wireUser is a user's ID and the names a thread named after them shows.
@@ -57,11 +61,20 @@ type wireUser struct {
 
 // decodeInteraction reads an interaction's JSON into the discordgo type the
 // bot serves, filling the fields wireInteraction names; its data is decoded
-// discordgo's way, by the interaction's type, whole.
-func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
+// discordgo's way, by the interaction's type, whole. fromThread says the
+// interaction was sent from a thread, which discordgo's type cannot say.
+func decodeInteraction(body []byte) (_ *discordgo.Interaction, fromThread bool, _ error) {
 	var w wireInteraction
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if len(w.Channel) > 0 {
+		var c struct {
+			Type discordgo.ChannelType `json:"type"`
+		}
+		if json.Unmarshal(w.Channel, &c) == nil {
+			fromThread = (&discordgo.Channel{Type: c.Type}).IsThread()
+		}
 	}
 	i := &discordgo.Interaction{
 		ID: w.ID, AppID: w.AppID, Type: w.Type, Token: w.Token, GuildID: w.GuildID, ChannelID: w.ChannelID,
@@ -93,9 +106,9 @@ func decodeInteraction(body []byte) (*discordgo.Interaction, error) {
 		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](w.Data)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return i, nil
+	return i, fromThread, nil
 }
 
 func (u *wireUser) user() *discordgo.User {

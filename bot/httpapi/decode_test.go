@@ -98,13 +98,34 @@ func TestDecodeKeepsWhatTheBotReads(t *testing.T) {
 		if name == "component" && (want.Message == nil || len(want.Message.Components) != 2) {
 			t.Fatalf("component: the payload carries no board message")
 		}
-		got, err := decodeInteraction(body)
+		got, _, err := decodeInteraction(body)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if g, w := readOf(got), readOf(&want); !reflect.DeepEqual(g, w) {
 			t.Errorf("%s:\n got %+v\nwant %+v", name, g, w)
 		}
+	}
+}
+
+// TestDecodeFromThread: the channel's type says whether the interaction
+// was sent from a thread (discordgo's Interaction has no place for it).
+func TestDecodeFromThread(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"type":2,"data":{},"channel":{"id":"1","type":11,"parent_id":"2"}}`: true,
+		`{"type":2,"data":{},"channel":{"id":"1","type":12}}`:                 true,
+		`{"type":2,"data":{},"channel":{"id":"1","type":10}}`:                 true,
+		`{"type":2,"data":{},"channel":{"id":"1","type":0}}`:                  false,
+		`{"type":2,"data":{},"channel":{"type":"11"}}`:                        false, // broken: skipped, as discordgo does
+		`{"type":2,"data":{}}`:                                                false,
+	} {
+		_, got, err := decodeInteraction([]byte(body))
+		if err != nil || got != want {
+			t.Errorf("%s: from a thread %v (%v), want %v", body, got, err, want)
+		}
+	}
+	if _, got, _ := decodeInteraction(payloads(t)["command"]); got {
+		t.Error("the test kit's command, from a text channel, read as from a thread")
 	}
 }
 
@@ -120,7 +141,7 @@ func TestDecodeRefuses(t *testing.T) {
 		if json.Unmarshal([]byte(body), &full) == nil {
 			t.Errorf("%q: discordgo decodes it (fix the case)", body)
 		}
-		if _, err := decodeInteraction([]byte(body)); err == nil {
+		if _, _, err := decodeInteraction([]byte(body)); err == nil {
 			t.Errorf("%q decoded", body)
 		}
 	}
@@ -133,7 +154,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(body)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, err := decodeInteraction(body)
+		got, _, err := decodeInteraction(body)
 		var want discordgo.Interaction
 		if json.Unmarshal(body, &want) != nil {
 			return
@@ -162,7 +183,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run(name+"/wire", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := decodeInteraction(body); err != nil {
+				if _, _, err := decodeInteraction(body); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -149,13 +149,16 @@ func (h *interactionsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		http.Error(w, "invalid request signature", http.StatusUnauthorized)
 		return
 	}
-	i, err := decodeInteraction(msg[len(ts):])
+	i, fromThread, err := decodeInteraction(msg[len(ts):])
 	if err != nil {
 		http.Error(w, "unreadable interaction", http.StatusBadRequest)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), replyWithin)
 	defer cancel()
+	if fromThread {
+		ctx = bot.FromThread(ctx)
+	}
 	resp := h.serve(ctx, i)
 	if len(resp.Files) > 0 && (resp.Kind == bot.Message || resp.Kind == bot.Update) {
 		err := h.callback(ctx, i, resp)
