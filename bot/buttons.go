@@ -65,19 +65,9 @@ func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent
 // r of the board.
 func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
 	stamp := moveStamp(t)
-	return cellGrid(t.Game(), seatTokens(t), func(c game.Coord) string {
+	return cellGrid(t.Game(), t.Tokens(), func(c game.Coord) string {
 		return buttonID(ButtonCell, stamp, strconv.Itoa(c.Row), strconv.Itoa(c.Col))
 	}, disabled)
-}
-
-// seatTokens are the tokens of t's seats, by seat: what a taken cell's
-// button shows.
-func seatTokens(t *table.Table) []string {
-	tokens := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		tokens[i] = s.Token
-	}
-	return tokens
 }
 
 // cellGrid lays out a button per cell of g, each with the custom_id id

@@ -77,6 +77,12 @@ func withClock(w *locales.Speaker, t *table.Table, status string) string {
 	return status
 }
 
+// editedLater reports whether the message that shows t will be edited
+// without anyone acting: an open clock may run out, or a challenge end.
+func editedLater(t *table.Table) bool {
+	return t.Challenging() || t.Clock != 0 && t.Phase == table.Playing
+}
+
 // showing returns the table to save after a reply that shows a clocked
 // game's board or an open challenge, with that message recorded as the one
 // to edit when the clock runs out or the challenge ends (next itself, or cur when the action changed nothing);
@@ -87,8 +93,8 @@ func (b *Bot) showing(in *Interaction, i *discordgo.Interaction, cur, next *tabl
 	if t == nil {
 		t = cur
 	}
-	if t == nil || resp.Ephemeral || i.Token == "" || !t.Challenging() && (t.Clock == 0 || t.Phase != table.Playing) {
-		return next // neither a clock nor a challenge will need this message edited
+	if t == nil || resp.Ephemeral || i.Token == "" || !editedLater(t) {
+		return next
 	}
 	m := table.Shown{App: i.AppID, Token: i.Token, At: b.tables.Now(), Locale: in.Public.Locale()}
 	if resp.Kind == Update && i.Message != nil {

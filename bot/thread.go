@@ -234,7 +234,7 @@ func (b *Bot) openInThread(ctx context.Context, in *Interaction, id string, deli
 		}
 		t.Channel = thread
 		t.PlaceInThread(parent)
-		if t.Challenging() || t.Clock != 0 && t.Phase == table.Playing {
+		if editedLater(t) {
 			t.ShowBoard(table.Shown{Message: message, Locale: in.Public.Locale()})
 		}
 		return t, nil

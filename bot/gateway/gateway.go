@@ -5,7 +5,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -155,15 +154,11 @@ func (g *Gateway) onInteraction(s *discordgo.Session, ic *discordgo.InteractionC
 // which always writes "content", and a Components V2 card must carry none.
 func respond(s *discordgo.Session, i *discordgo.Interaction, resp *bot.WireResponse, options ...discordgo.RequestOption) error {
 	endpoint := discordgo.EndpointInteractionResponse(i.ID, i.Token)
-	body, err := json.Marshal(resp)
-	if err != nil {
-		return err
-	}
 	if resp.Data == nil || len(resp.Data.Files) == 0 {
-		_, err = s.RequestWithBucketID(http.MethodPost, endpoint, json.RawMessage(body), endpoint, options...)
+		_, err := s.RequestWithBucketID(http.MethodPost, endpoint, resp, endpoint, options...)
 		return err
 	}
-	contentType, form, err := discordgo.MultipartBodyWithJSON(json.RawMessage(body), resp.Data.Files)
+	contentType, form, err := discordgo.MultipartBodyWithJSON(resp, resp.Data.Files)
 	if err != nil {
 		return err
 	}

@@ -3,13 +3,10 @@ package httpapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
 
 	"github.com/bwmarrin/discordgo"
@@ -41,16 +38,13 @@ func (h *interactionsHandler) callback(ctx context.Context, i *discordgo.Interac
 	if len(files) > MaxFiles {
 		return fmt.Errorf("%d files, more than a message takes", len(files))
 	}
-	payload, err := json.Marshal(wire) // its attachments list names the files
-	if err != nil {
-		return err
-	}
-	body, contentType, err := multipartBody(payload, files)
+	// payload_json is wire's JSON, whose attachments list names the files.
+	contentType, body, err := discordgo.MultipartBodyWithJSON(wire, files)
 	if err != nil {
 		return err
 	}
 	u := h.api + "/interactions/" + url.PathEscape(i.ID) + "/" + url.PathEscape(i.Token) + "/callback"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
 		return errors.New("callback URL: unusable") // the URL holds the interaction's token: not logged
 	}
@@ -69,42 +63,4 @@ func (h *interactionsHandler) callback(ctx context.Context, i *discordgo.Interac
 		return fmt.Errorf("callback: Discord answered %s", res.Status)
 	}
 	return nil
-}
-
-// multipartBody writes payload (JSON) and files as Discord's multipart
-// form: payload_json (application/json), then files[n] with each file's
-// name and content type.
-func multipartBody(payload []byte, files []*discordgo.File) (io.Reader, string, error) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="payload_json"`)
-	h.Set("Content-Type", "application/json")
-	part, err := mw.CreatePart(h)
-	if err != nil {
-		return nil, "", err
-	}
-	if _, err := part.Write(payload); err != nil {
-		return nil, "", err
-	}
-	for n, f := range files {
-		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="files[%d]"; filename=%q`, n, f.Name))
-		ct := f.ContentType
-		if ct == "" {
-			ct = "application/octet-stream"
-		}
-		h.Set("Content-Type", ct)
-		part, err := mw.CreatePart(h)
-		if err != nil {
-			return nil, "", err
-		}
-		if _, err := io.Copy(part, f.Reader); err != nil {
-			return nil, "", err
-		}
-	}
-	if err := mw.Close(); err != nil {
-		return nil, "", err
-	}
-	return &buf, mw.FormDataContentType(), nil
 }
