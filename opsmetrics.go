@@ -27,39 +27,42 @@ func storeGauges(st openedStore, now func() time.Time) []prometheus.Collector {
 	writable := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "tttbot_store_writable",
 		Help: "1 while the store accepts writes (the readiness /healthz reports), 0 while it does not.",
-	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), gaugeWithin)
-		defer cancel()
+	}, scraped(func(ctx context.Context) float64 {
 		if st.ready.Ready(ctx) != nil {
 			return 0
 		}
 		return 1
-	})
+	}))
 	due := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "tttbot_clocks_due",
 		Help: "Deadlines (move clocks run out, finished games' threads to archive) that have passed and are not applied yet, counted up to 1000. Above 0 for more than a few seconds: the clock scheduler is behind or failing.",
-	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), gaugeWithin)
-		defer cancel()
+	}, scraped(func(ctx context.Context) float64 {
 		chans, err := st.deadlines.DueChannels(ctx, now(), dueCounted)
 		if err != nil {
 			return math.NaN() // unknown: the store did not answer, which tttbot_store_writable shows
 		}
 		return float64(len(chans))
-	})
+	}))
 	open := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "tttbot_games_open",
 		Help: "Tables open in the store: lobbies and games being played, in every channel and on every replica (they share the store).",
-	}, func() float64 {
-		ctx, cancel := context.WithTimeout(context.Background(), gaugeWithin)
-		defer cancel()
+	}, scraped(func(ctx context.Context) float64 {
 		n, err := st.games.GamesOpen(ctx)
 		if err != nil {
 			return math.NaN()
 		}
 		return float64(n)
-	})
+	}))
 	return []prometheus.Collector{writable, due, open}
+}
+
+// scraped is read as a gauge's value, its context ending after gaugeWithin.
+func scraped(read func(ctx context.Context) float64) func() float64 {
+	return func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), gaugeWithin)
+		defer cancel()
+		return read(ctx)
+	}
 }
 
 // countResponses counts h's responses by status code and method

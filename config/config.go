@@ -127,11 +127,7 @@ func parse(get func(string) string) (Config, error) {
 			p.add("PPROF_ADDR", "%q %v; want host:port, e.g. 127.0.0.1:6060, or leave it empty", c.PprofAddr, err)
 		}
 	}
-	rawDB := val("DATABASE_URL")
-	if rawDB == "" {
-		rawDB = DefaultDatabaseURL
-	}
-	db, err := ParseDatabaseURL(rawDB)
+	db, err := databaseFrom(val)
 	if err != nil {
 		p = append(p, err)
 	}

@@ -195,6 +195,12 @@ func LoadDatabase(envFile string) (Database, error) {
 	if err != nil {
 		return Database{}, err
 	}
+	return databaseFrom(get)
+}
+
+// databaseFrom parses DATABASE_URL as get reads it, DefaultDatabaseURL when
+// unset: Load and LoadDatabase read it alike.
+func databaseFrom(get func(string) string) (Database, error) {
 	raw := strings.TrimSpace(get("DATABASE_URL"))
 	if raw == "" {
 		raw = DefaultDatabaseURL

@@ -23,7 +23,6 @@ type Memory struct {
 	due     map[string]time.Time // open games' clock deadlines, by channel
 	games   []table.Finished     // in the order they finished; ID = index + 1
 	ratings map[ratingKey]*table.Standing
-	open    int64 // tables whose last save was an open game (Save.Open)
 }
 
 type ratingKey struct {
@@ -77,7 +76,6 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 			return 0, false, err
 		}
 	}
-	m.open += b2i(s.Open) - b2i(m.tables[channel].open)
 	m.tables[channel] = memTable{data: slices.Clone(data), version: version + 1, open: s.Open}
 	if s.Delivery != "" {
 		m.remember(s.Delivery, s.Now)
@@ -98,19 +96,18 @@ func (m *Memory) SaveTable(_ context.Context, s table.Save) (int64, bool, error)
 	return version + 1, true, nil
 }
 
-// GamesOpen implements table.GameCounter.
+// GamesOpen implements table.GameCounter: the tables whose last save was
+// an open game, counted when asked (a scrape), not on every save.
 func (m *Memory) GamesOpen(context.Context) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.open, nil
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int64 {
-	if b {
-		return 1
+	var n int64
+	for _, t := range m.tables {
+		if t.open {
+			n++
+		}
 	}
-	return 0
+	return n, nil
 }
 
 // Tally implements table.Records.

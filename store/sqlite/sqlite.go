@@ -11,10 +11,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -88,12 +86,12 @@ func open(ctx context.Context, path string, opt options) (*Store, error) {
 // openLocked is open once the store's lock is held.
 func openLocked(ctx context.Context, path string, opt options) (*Store, error) {
 	dsn := func(pragmas ...string) string {
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + strings.Join(append([]string{
+		return fileDSN(path, append([]string{
 			"_pragma=busy_timeout(10000)",
 			"_pragma=journal_mode(WAL)",
 			"_pragma=synchronous(FULL)",
 			"_pragma=foreign_keys(1)",
-		}, pragmas...), "&")
+		}, pragmas...)...)
 	}
 	// The writer's database: one connection, which only the writer
 	// goroutine uses. A failed batch discards it, and the next opens the
