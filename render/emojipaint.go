@@ -188,10 +188,11 @@ func legendSize(g *game.Game, look Look) (w, h int) {
 
 // drawLegend writes under the board, a line a seat, the seat's disc and its
 // token: the emoji, or the character, and a custom emoji's :name:.
-func (p *painter) drawLegend(img *image.Paletted, top int) {
+func (p *painter) drawLegend(img *image.Paletted) {
 	if !p.withKey {
 		return
 	}
+	top := p.l.boardBottom(p.g.Rules())
 	for s := range p.g.Rules().Players {
 		cy := top + s*legendLine + legendLine/2
 		cx := margin + legendLine/2
