@@ -226,16 +226,17 @@ func canonicalOrder(moves []game.Coord) []game.Coord {
 	for i, m := range moves {
 		sides[i%2] = append(sides[i%2], m)
 	}
-	out := make([]game.Coord, 0, len(moves))
-	for i := range moves {
-		side := sides[i%2]
+	for _, side := range sides {
 		slices.SortFunc(side, func(a, b game.Coord) int {
 			if a.Row != b.Row {
 				return a.Row - b.Row
 			}
 			return a.Col - b.Col
 		})
-		out = append(out, side[i/2])
+	}
+	out := make([]game.Coord, 0, len(moves))
+	for i := range moves {
+		out = append(out, sides[i%2][i/2])
 	}
 	return out
 }
