@@ -195,7 +195,7 @@ func decodeID(id string) (Kind, game.Rules, []game.Coord, error) {
 	case len(head) == 4 && head[0] == 't':
 		k = Classic
 		r = game.Rules{Rows: int(head[1] - '0'), Cols: int(head[2] - '0'), Win: int(head[3] - '0'), Players: 2}
-		if !containsRules(rulesOf(Classic), r) {
+		if !slices.Contains(rulesOf(Classic), r) {
 			return "", game.Rules{}, nil, bad
 		}
 	default:
@@ -270,13 +270,4 @@ func playEncoded(g *game.Game, text string) ([]game.Coord, error) {
 		moves = append(moves, at)
 	}
 	return moves, nil
-}
-
-func containsRules(rs []game.Rules, r game.Rules) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
