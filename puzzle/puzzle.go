@@ -164,17 +164,22 @@ func encodeID(k Kind, r game.Rules, moves []game.Coord) string {
 	if !r.Gravity {
 		moves = canonicalOrder(moves)
 	}
-	var b strings.Builder
 	if k == ConnectFour {
-		b.WriteString("c4-")
-		for _, m := range moves {
-			b.WriteByte(byte('0' + m.Col))
-		}
-		return b.String()
+		return "c4-" + writeMoves(r, moves)
 	}
-	fmt.Fprintf(&b, "t%d%d%d-", r.Rows, r.Cols, r.Win)
+	return fmt.Sprintf("t%d%d%d-", r.Rows, r.Cols, r.Win) + writeMoves(r, moves)
+}
+
+// writeMoves writes moves as playEncoded reads them: a column digit each
+// under gravity, else a cell in base 36 (row·columns+column).
+func writeMoves(r game.Rules, moves []game.Coord) string {
+	var b strings.Builder
 	for _, m := range moves {
-		b.WriteString(strconv.FormatInt(int64(m.Row*r.Cols+m.Col), 36))
+		if r.Gravity {
+			b.WriteByte(byte('0' + m.Col))
+		} else {
+			b.WriteString(strconv.FormatInt(int64(m.Row*r.Cols+m.Col), 36))
+		}
 	}
 	return b.String()
 }
