@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"slices"
 
 	xdraw "golang.org/x/image/draw"
 
@@ -28,7 +29,7 @@ const (
 // opaque), for pictures of games with emoji: 16 + 128 colours, which leaves
 // room in a GIF for the replay's transparent colour.
 var emojiPalette = func() color.Palette {
-	p := palette()
+	p := slices.Clone(basePalette)
 	for _, c := range twemoji.Palette() {
 		n := color.NRGBAModel.Convert(c).(color.NRGBA)
 		if n.A == 0 {
@@ -56,7 +57,7 @@ type painter struct {
 // seat's emoji once, and fetches custom emoji's pictures through
 // look.Images (a failed fetch leaves the seat drawn by name).
 func newPainter(g *game.Game, look Look, l pictureLayout) *painter {
-	p := &painter{l: l, look: look, g: g, pal: palette()}
+	p := &painter{l: l, look: look, g: g, pal: basePalette}
 	if !look.hasEmoji() {
 		return p
 	}

@@ -68,13 +68,15 @@ const (
 	idxPlayer0
 )
 
-func palette() color.Palette {
+// basePalette is the picture palette, made once: pictures share it and
+// never change it (a palette that adds colours copies it first).
+var basePalette = func() color.Palette {
 	p := color.Palette{colBackground, colGrid, colText, colLast, colLine, colToken}
 	for _, c := range playerColors {
 		p = append(p, c)
 	}
 	return p
-}
+}()
 
 // pictureLayout places the board in the picture.
 type pictureLayout struct {
