@@ -40,6 +40,15 @@ func Difficulties() []Difficulty { return []Difficulty{Easy, Medium, Hard} }
 // ErrUnknown means a kind, difficulty or puzzle ID that does not exist.
 var ErrUnknown = errors.New("unknown puzzle")
 
+// checkKind refuses, with ErrUnknown, a kind or difficulty that does not
+// exist.
+func checkKind(k Kind, d Difficulty) error {
+	if rulesOf(k) == nil || !slices.Contains(Difficulties(), d) {
+		return fmt.Errorf("%w: kind %q, difficulty %q", ErrUnknown, k, d)
+	}
+	return nil
+}
+
 // Puzzle is a position from a real game where the side to move wins by
 // force, and exactly one first move does: every other first move draws or
 // loses against perfect play (proved by the exact solver when the puzzle
