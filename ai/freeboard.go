@@ -1,8 +1,10 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"math/bits"
+	"slices"
 
 	"github.com/tttbot/tttbot/game"
 )
@@ -74,11 +76,7 @@ func newFreeBoard(r game.Rules) *freeBoard {
 		dr, dc := 2*(c/r.Cols)-(r.Rows-1), 2*(c%r.Cols)-(r.Cols-1)
 		return max(dr, -dr) + max(dc, -dc)
 	}
-	for i := 1; i < len(fb.order); i++ {
-		for j := i; j > 0 && dist(fb.order[j]) < dist(fb.order[j-1]); j-- {
-			fb.order[j], fb.order[j-1] = fb.order[j-1], fb.order[j]
-		}
-	}
+	slices.SortStableFunc(fb.order, func(a, b int) int { return cmp.Compare(dist(a), dist(b)) })
 	return fb
 }
 

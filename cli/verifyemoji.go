@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rivo/uniseg"
@@ -65,15 +66,15 @@ func (v verifyTokens) board(text string) (board, invalid string) {
 		for rest := strings.TrimSpace(row); rest != ""; col++ {
 			var c string
 			c, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
-			at := v.index(c)
-			switch {
-			case c == ".":
+			if c == "." {
 				sb.WriteByte('.')
-			case at < 0:
-				return "", fmt.Sprintf("%q at %d,%d is neither . nor one of %s", c, r, col, strings.Join(v.texts, ""))
-			default:
-				sb.WriteRune(v.runes[at])
+				continue
 			}
+			at := v.index(c)
+			if at < 0 {
+				return "", fmt.Sprintf("%q at %d,%d is neither . nor one of %s", c, r, col, strings.Join(v.texts, ""))
+			}
+			sb.WriteRune(v.runes[at])
 		}
 	}
 	return sb.String(), ""
@@ -86,12 +87,7 @@ func (v verifyTokens) index(c string) int {
 	if e, err := token.Parse(c, openRules, nil); err == nil {
 		want = e
 	}
-	for i, t := range v.texts {
-		if t == want {
-			return i
-		}
-	}
-	return -1
+	return slices.Index(v.texts, want)
 }
 
 // verdict writes a verdict with each stand-in rune as its emoji.

@@ -47,10 +47,10 @@ var ErrNoPuzzle = errors.New("no puzzle found in time")
 // (if not nil) takes by its ID, or until ctx ends (then it returns
 // ErrNoPuzzle wrapping ctx's error).
 func Generate(ctx context.Context, k Kind, d Difficulty, seed uint64, accept func(id string) bool) (Puzzle, error) {
-	rs := rulesOf(k)
-	if rs == nil || !slices.Contains(Difficulties(), d) {
-		return Puzzle{}, fmt.Errorf("%w: kind %q, difficulty %q", ErrUnknown, k, d)
+	if err := checkKind(k, d); err != nil {
+		return Puzzle{}, err
 	}
+	rs := rulesOf(k)
 	var usable []game.Rules
 	for _, r := range rs {
 		for n := 1; n <= r.Cells(); n++ {

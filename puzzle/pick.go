@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"time"
 )
 
@@ -29,8 +28,8 @@ const generateShare = 0.7
 // ErrNoPuzzle when the user has seen everything it could find. A nil seen
 // means the user has seen nothing.
 func Pick(k Kind, d Difficulty, seen func(id string) bool, seed uint64) (Puzzle, error) {
-	if rulesOf(k) == nil || !slices.Contains(Difficulties(), d) {
-		return Puzzle{}, fmt.Errorf("%w: kind %q, difficulty %q", ErrUnknown, k, d)
+	if err := checkKind(k, d); err != nil {
+		return Puzzle{}, err
 	}
 	if seen == nil {
 		seen = func(string) bool { return false }

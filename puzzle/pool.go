@@ -121,15 +121,7 @@ func parsePoolLine(line string) (Puzzle, error) {
 
 // formatPoolLine writes p as parsePoolLine reads it.
 func formatPoolLine(p Puzzle) string {
-	var line strings.Builder
-	for _, m := range p.Line {
-		if p.Rules.Gravity {
-			line.WriteByte(byte('0' + m.Col))
-		} else {
-			line.WriteString(strconv.FormatInt(int64(m.Row*p.Rules.Cols+m.Col), 36))
-		}
-	}
-	return fmt.Sprintf("%s %s %d %s", p.ID, p.Difficulty, p.WinIn, line.String())
+	return fmt.Sprintf("%s %s %d %s", p.ID, p.Difficulty, p.WinIn, writeMoves(p.Rules, p.Line))
 }
 
 // lookup returns the pool's puzzle with this ID.

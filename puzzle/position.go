@@ -14,11 +14,7 @@ import (
 func positionKey(r game.Rules, moves []game.Coord) string {
 	best := ""
 	for _, t := range symmetries(r) {
-		turned := make([]game.Coord, len(moves))
-		for i, m := range moves {
-			turned[i] = t(m)
-		}
-		if s := board(r, turned); best == "" || s < best {
+		if s := board(r, t.apply(moves)); best == "" || s < best {
 			best = s
 		}
 	}
@@ -27,6 +23,15 @@ func positionKey(r game.Rules, moves []game.Coord) string {
 
 // transform maps a board's cells onto themselves.
 type transform func(game.Coord) game.Coord
+
+// apply returns moves with each cell mapped by t.
+func (t transform) apply(moves []game.Coord) []game.Coord {
+	out := make([]game.Coord, len(moves))
+	for i, m := range moves {
+		out[i] = t(m)
+	}
+	return out
+}
 
 // symmetries lists the transforms that keep r's game the same, the
 // identity first: under gravity the mirror; on a free board also the
@@ -61,10 +66,7 @@ func images(p Puzzle) [][]game.Coord {
 	boards := map[string]bool{board(p.Rules, p.Moves): true}
 	var out [][]game.Coord
 	for _, t := range symmetries(p.Rules)[1:] {
-		moves := make([]game.Coord, len(p.Moves))
-		for i, m := range p.Moves {
-			moves[i] = t(m)
-		}
+		moves := t.apply(p.Moves)
 		if b := board(p.Rules, moves); !boards[b] {
 			boards[b] = true
 			out = append(out, moves)

@@ -40,6 +40,15 @@ func Difficulties() []Difficulty { return []Difficulty{Easy, Medium, Hard} }
 // ErrUnknown means a kind, difficulty or puzzle ID that does not exist.
 var ErrUnknown = errors.New("unknown puzzle")
 
+// checkKind refuses, with ErrUnknown, a kind or difficulty that does not
+// exist.
+func checkKind(k Kind, d Difficulty) error {
+	if rulesOf(k) == nil || !slices.Contains(Difficulties(), d) {
+		return fmt.Errorf("%w: kind %q, difficulty %q", ErrUnknown, k, d)
+	}
+	return nil
+}
+
 // Puzzle is a position from a real game where the side to move wins by
 // force, and exactly one first move does: every other first move draws or
 // loses against perfect play (proved by the exact solver when the puzzle
@@ -164,17 +173,22 @@ func encodeID(k Kind, r game.Rules, moves []game.Coord) string {
 	if !r.Gravity {
 		moves = canonicalOrder(moves)
 	}
-	var b strings.Builder
 	if k == ConnectFour {
-		b.WriteString("c4-")
-		for _, m := range moves {
-			b.WriteByte(byte('0' + m.Col))
-		}
-		return b.String()
+		return "c4-" + writeMoves(r, moves)
 	}
-	fmt.Fprintf(&b, "t%d%d%d-", r.Rows, r.Cols, r.Win)
+	return fmt.Sprintf("t%d%d%d-", r.Rows, r.Cols, r.Win) + writeMoves(r, moves)
+}
+
+// writeMoves writes moves as playEncoded reads them: a column digit each
+// under gravity, else a cell in base 36 (row·columns+column).
+func writeMoves(r game.Rules, moves []game.Coord) string {
+	var b strings.Builder
 	for _, m := range moves {
-		b.WriteString(strconv.FormatInt(int64(m.Row*r.Cols+m.Col), 36))
+		if r.Gravity {
+			b.WriteByte(byte('0' + m.Col))
+		} else {
+			b.WriteString(strconv.FormatInt(int64(m.Row*r.Cols+m.Col), 36))
+		}
 	}
 	return b.String()
 }
@@ -195,7 +209,7 @@ func decodeID(id string) (Kind, game.Rules, []game.Coord, error) {
 	case len(head) == 4 && head[0] == 't':
 		k = Classic
 		r = game.Rules{Rows: int(head[1] - '0'), Cols: int(head[2] - '0'), Win: int(head[3] - '0'), Players: 2}
-		if !containsRules(rulesOf(Classic), r) {
+		if !slices.Contains(rulesOf(Classic), r) {
 			return "", game.Rules{}, nil, bad
 		}
 	default:
@@ -226,16 +240,17 @@ func canonicalOrder(moves []game.Coord) []game.Coord {
 	for i, m := range moves {
 		sides[i%2] = append(sides[i%2], m)
 	}
-	out := make([]game.Coord, 0, len(moves))
-	for i := range moves {
-		side := sides[i%2]
+	for _, side := range sides {
 		slices.SortFunc(side, func(a, b game.Coord) int {
 			if a.Row != b.Row {
 				return a.Row - b.Row
 			}
 			return a.Col - b.Col
 		})
-		out = append(out, side[i/2])
+	}
+	out := make([]game.Coord, 0, len(moves))
+	for i := range moves {
+		out = append(out, sides[i%2][i/2])
 	}
 	return out
 }
@@ -269,13 +284,4 @@ func playEncoded(g *game.Game, text string) ([]game.Coord, error) {
 		moves = append(moves, at)
 	}
 	return moves, nil
-}
-
-func containsRules(rs []game.Rules, r game.Rules) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tttbot/tttbot/game"
 )
@@ -107,13 +108,13 @@ func (l *emojiLine) end() {
 func isRI(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
 
 func startsRI(s string) bool {
-	for _, r := range s {
-		return isRI(r)
-	}
-	return false
+	r, _ := utf8.DecodeRuneInString(s)
+	return isRI(r)
 }
 
+// endsRI reads only the last rune: the grid is drawn on every reply of
+// an emoji game, a cell at a time.
 func endsRI(s string) bool {
-	rs := []rune(s)
-	return len(rs) > 0 && isRI(rs[len(rs)-1])
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return isRI(r)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"slices"
 
 	xdraw "golang.org/x/image/draw"
 
@@ -28,7 +29,7 @@ const (
 // opaque), for pictures of games with emoji: 16 + 128 colours, which leaves
 // room in a GIF for the replay's transparent colour.
 var emojiPalette = func() color.Palette {
-	p := palette()
+	p := slices.Clone(basePalette)
 	for _, c := range twemoji.Palette() {
 		n := color.NRGBAModel.Convert(c).(color.NRGBA)
 		if n.A == 0 {
@@ -56,7 +57,7 @@ type painter struct {
 // seat's emoji once, and fetches custom emoji's pictures through
 // look.Images (a failed fetch leaves the seat drawn by name).
 func newPainter(g *game.Game, look Look, l pictureLayout) *painter {
-	p := &painter{l: l, look: look, g: g, pal: palette()}
+	p := &painter{l: l, look: look, g: g, pal: basePalette}
 	if !look.hasEmoji() {
 		return p
 	}
@@ -188,10 +189,11 @@ func legendSize(g *game.Game, look Look) (w, h int) {
 
 // drawLegend writes under the board, a line a seat, the seat's disc and its
 // token: the emoji, or the character, and a custom emoji's :name:.
-func (p *painter) drawLegend(img *image.Paletted, top int) {
+func (p *painter) drawLegend(img *image.Paletted) {
 	if !p.withKey {
 		return
 	}
+	top := p.l.boardBottom(p.g.Rules())
 	for s := range p.g.Rules().Players {
 		cy := top + s*legendLine + legendLine/2
 		cx := margin + legendLine/2

@@ -70,7 +70,7 @@ func (k Look) ReplayGIF(w io.Writer, g *game.Game) error {
 	l := layoutFor(g.Rules())
 	p := newPainter(g, k, l)
 	want := p.emptyBoard() // the picture after the frames so far
-	p.drawLegend(want, l.top+g.Rules().Rows*l.cell+1+margin)
+	p.drawLegend(want)
 	seen := image.NewPaletted(want.Bounds(), want.Palette)
 	copy(seen.Pix, want.Pix) // what a viewer sees: the same, frame by frame
 	pal, idxClear := replayPalette(p.pal)

@@ -68,13 +68,15 @@ const (
 	idxPlayer0
 )
 
-func palette() color.Palette {
+// basePalette is the picture palette, made once: pictures share it and
+// never change it (a palette that adds colours copies it first).
+var basePalette = func() color.Palette {
 	p := color.Palette{colBackground, colGrid, colText, colLast, colLine, colToken}
 	for _, c := range playerColors {
 		p = append(p, c)
 	}
 	return p
-}
+}()
 
 // pictureLayout places the board in the picture.
 type pictureLayout struct {
@@ -113,7 +115,7 @@ func (p *painter) drawPlay(img *image.Paletted, struck bool) {
 	if struck {
 		drawWinningLine(img, l, g.WinningLine())
 	}
-	p.drawLegend(img, l.top+r.Rows*l.cell+1+margin)
+	p.drawLegend(img)
 }
 
 // pictureBounds is the size of g's picture drawn with look: the board, and
@@ -121,8 +123,11 @@ func (p *painter) drawPlay(img *image.Paletted, struck bool) {
 func pictureBounds(g *game.Game, look Look, l pictureLayout) image.Rectangle {
 	r := g.Rules()
 	lw, lh := legendSize(g, look)
-	return image.Rect(0, 0, max(l.left+r.Cols*l.cell+1+margin, lw), l.top+r.Rows*l.cell+1+margin+lh)
+	return image.Rect(0, 0, max(l.left+r.Cols*l.cell+1+margin, lw), l.boardBottom(r)+lh)
 }
+
+// boardBottom is the y under r's board and its margin: the legend's top.
+func (l pictureLayout) boardBottom(r game.Rules) int { return l.top + r.Rows*l.cell + 1 + margin }
 
 // emptyBoard draws the picture of g's empty board: background, grid and
 // coordinates, in the painter's palette.

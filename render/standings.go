@@ -89,7 +89,7 @@ func StandingsPNG(w io.Writer, t StandingsTable) error {
 			if cols[c].right {
 				at = x + cellPad + widths[c] - chartWidth(s)
 			}
-			text(img, s, at, y+standingsRowH-6, chartPalette()[ink])
+			text(img, s, at, y+standingsRowH-6, img.Palette[ink])
 			x += widths[c] + 2*cellPad
 		}
 	}

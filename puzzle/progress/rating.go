@@ -57,10 +57,19 @@ func rate(person, puz rating.Rating, solved bool) (rating.Rating, rating.Rating,
 // tried it).
 func (k *Keeper) loadPuzzleRating(ctx context.Context, p puzzle.Puzzle) (PuzzleRating, error) {
 	data, found, err := k.docs.LoadDocument(ctx, puzzleRatingKey(p.ID))
-	if err != nil || !found {
+	if err != nil {
 		return PuzzleRating{Rating: initialRating(p)}, err
 	}
-	var pr PuzzleRating
+	return decodePuzzleRating(p, data, found)
+}
+
+// decodePuzzleRating reads p's stored rating document (its initial rating
+// when none is stored).
+func decodePuzzleRating(p puzzle.Puzzle, data []byte, found bool) (PuzzleRating, error) {
+	pr := PuzzleRating{Rating: initialRating(p)}
+	if !found {
+		return pr, nil
+	}
 	if err := json.Unmarshal(data, &pr); err != nil {
 		return pr, fmt.Errorf("decode rating of puzzle %s: %w", p.ID, err)
 	}
@@ -73,11 +82,9 @@ func (k *Keeper) loadPuzzleRating(ctx context.Context, p puzzle.Puzzle) (PuzzleR
 // for why a lost write here is acceptable.
 func (k *Keeper) movePuzzleRating(ctx context.Context, p puzzle.Puzzle, person rating.Rating, solved bool) error {
 	_, err := k.docs.UpdateDocument(ctx, puzzleRatingKey(p.ID), "", func(data []byte, found bool) ([]byte, error) {
-		pr := PuzzleRating{Rating: initialRating(p)}
-		if found {
-			if err := json.Unmarshal(data, &pr); err != nil {
-				return nil, fmt.Errorf("decode rating of puzzle %s: %w", p.ID, err)
-			}
+		pr, err := decodePuzzleRating(p, data, found)
+		if err != nil {
+			return nil, err
 		}
 		_, after, err := rate(person, pr.Rating, solved)
 		if err != nil {
