@@ -239,10 +239,11 @@ func (b *Bot) advanceOnce(ctx context.Context, channel string) (worked, more boo
 		if err != nil {
 			cur.Tries++
 			cur.Retry = b.tables.Now().Add(retryAfter(cur.Tries, err))
-			cur.Why = "failed"
+			why := ThreadFailed
 			if te := threadErrorOf(err); te != nil {
-				cur.Why = te.Reason.String()
+				why = te.Reason
 			}
+			cur.Why = why.String()
 		} else {
 			cur.Tries, cur.Retry, cur.Why = 0, time.Time{}, ""
 		}
