@@ -93,6 +93,15 @@ type tourney struct {
 	play
 }
 
+// playerName is id's display name as they joined, for a thread's name or
+// the picture; "?" for one not kept.
+func (d *tourney) playerName(id string) string {
+	if n := d.Names[id]; n != "" {
+		return n
+	}
+	return "?"
+}
+
 // Why a tournament closed before its start (tourney.Closed).
 const (
 	closedCalledOff = "called_off"

@@ -149,7 +149,7 @@ func checkRoundTwoOnce(t *testing.T, h *harness) {
 	key := games[0].Key()
 	thread := d.Threads[key]
 	tbl := h.load(thread)
-	if tg, ok := tournamentGameOf(tbl); !d.Opened[key] || !ok || tg.Game != key || tbl.Phase != table.Playing {
+	if tg, ok := tbl.InTournament(); !d.Opened[key] || !ok || tg.Game != key || tbl.Phase != table.Playing {
 		t.Fatalf("round 2's game %s in %s: opened %v, table %+v", key, thread, d.Opened[key], tbl)
 	}
 	announced := 0
@@ -401,7 +401,7 @@ func TestTournamentReplicas(t *testing.T) {
 			}
 			for _, g := range round2 {
 				th := d.Threads[g.Key()]
-				if tg, ok := tournamentGameOf(a.load(th)); !ok || tg.Game != g.Key() || len(a.discord.Messages(th)) != 1 {
+				if tg, ok := a.load(th).InTournament(); !ok || tg.Game != g.Key() || len(a.discord.Messages(th)) != 1 {
 					t.Fatalf("game %s in %s: %v, %d messages", g.Key(), th, tg, len(a.discord.Messages(th)))
 				}
 			}

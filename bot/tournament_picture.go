@@ -18,14 +18,8 @@ import (
 // picture can draw them. The picture is laid out now (d may change after)
 // and drawn only when a transport attaches it.
 func standingsPicture(w *locales.Speaker, d *tourney) []File {
-	name := func(id string) string {
-		if n := d.Names[id]; n != "" {
-			return n
-		}
-		return "?"
-	}
 	if d.T.Format == tournament.Knockout && d.T.Started {
-		b := bracketOf(w, d, name)
+		b := bracketOf(w, d, d.playerName)
 		return []File{{Name: "bracket.png", ContentType: "image/png", Write: func(out io.Writer) error { return render.BracketPNG(out, b) }}}
 	}
 	table := render.StandingsTable{Headings: render.StandingsHeadings{
@@ -41,7 +35,7 @@ func standingsPicture(w *locales.Speaker, d *tourney) []File {
 		table.Headings.TieBreak = latinOr(w, "tournament.tie.buchholz")
 	}
 	for _, s := range d.T.Standings() {
-		table.Rows = append(table.Rows, render.StandingsRow{Rank: s.Rank, Player: name(s.Player), Points: s.Points, Games: s.Games, TieBreak: s.TieBreak, Left: s.Left})
+		table.Rows = append(table.Rows, render.StandingsRow{Rank: s.Rank, Player: d.playerName(s.Player), Points: s.Points, Games: s.Games, TieBreak: s.TieBreak, Left: s.Left})
 	}
 	return []File{{Name: "standings.png", ContentType: "image/png", Write: func(out io.Writer) error { return render.StandingsPNG(out, table) }}}
 }

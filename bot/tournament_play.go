@@ -239,10 +239,11 @@ func (b *Bot) advanceOnce(ctx context.Context, channel string) (worked, more boo
 		if err != nil {
 			cur.Tries++
 			cur.Retry = b.tables.Now().Add(retryAfter(cur.Tries, err))
-			cur.Why = "failed"
+			why := ThreadFailed
 			if te := threadErrorOf(err); te != nil {
-				cur.Why = te.Reason.String()
+				why = te.Reason
 			}
+			cur.Why = why.String()
 		} else {
 			cur.Tries, cur.Retry, cur.Why = 0, time.Time{}, ""
 		}
@@ -345,7 +346,7 @@ func (b *Bot) openTournamentGame(ctx context.Context, d *tourney, me string, g t
 	if err != nil {
 		return err
 	}
-	if tg, ok := tournamentGameOf(t); !ok || tg.Tournament != d.ID || tg.Game != key {
+	if tg, ok := t.InTournament(); !ok || tg.Tournament != d.ID || tg.Game != key {
 		if err := b.startTournamentGame(ctx, d, thread, g); err != nil {
 			return err
 		}
@@ -356,14 +357,6 @@ func (b *Bot) openTournamentGame(ctx context.Context, d *tourney, me string, g t
 		}
 		cur.Opened[key] = true
 	})
-}
-
-// tournamentGameOf is the tournament game t plays (t may be nil).
-func tournamentGameOf(t *table.Table) (table.TournamentGame, bool) {
-	if t == nil {
-		return table.TournamentGame{}, false
-	}
-	return t.InTournament()
 }
 
 // startTournamentGame posts g's board in thread and saves its table there.
@@ -383,7 +376,7 @@ func (b *Bot) startTournamentGame(ctx context.Context, d *tourney, thread string
 		return err
 	}
 	return b.tables.Do(ctx, thread, func(_ context.Context, cur *table.Table) (*table.Table, error) {
-		if tg, ok := tournamentGameOf(cur); ok && tg == *t.Tournament {
+		if tg, ok := cur.InTournament(); ok && tg == *t.Tournament {
 			return nil, nil // saved by an earlier try
 		}
 		if cur != nil && cur.Phase.Open() {

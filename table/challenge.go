@@ -247,19 +247,18 @@ func (ts *Tables) MoveChallenge(ctx context.Context, challenger, invitee, from, 
 // ledger as it is.
 func (ts *Tables) updateLedger(ctx context.Context, challenger string, change func([]ledgerEntry) ([]ledgerEntry, error)) error {
 	key := ledgerKey(challenger)
-	_, err := ts.UpdateDocumentDue(ctx, key, "", func(data []byte, found bool) ([]byte, time.Time, error) {
+	_, err := ts.UpdateDocument(ctx, key, "", func(data []byte, found bool) ([]byte, error) {
 		var open []ledgerEntry
 		if found {
 			if err := json.Unmarshal(data, &open); err != nil {
-				return nil, time.Time{}, fmt.Errorf("decode %s: %w", key, err)
+				return nil, fmt.Errorf("decode %s: %w", key, err)
 			}
 		}
 		next, err := change(open)
 		if err != nil || next == nil {
-			return nil, time.Time{}, err
+			return nil, err
 		}
-		data, err = json.Marshal(next)
-		return data, time.Time{}, err
+		return json.Marshal(next)
 	})
 	return err
 }

@@ -54,23 +54,14 @@ func (ts *Tables) UpdateDocumentDue(ctx context.Context, key, interactionID stri
 // updateDocument is the compare-and-swap loop behind both: a lost swap
 // reads the document again and runs change on what another process wrote.
 func (ts *Tables) updateDocument(ctx context.Context, key, interactionID string, change DocumentChange) (saved bool, err error) {
+	var d *delivery
+	if interactionID != "" {
+		d = &delivery{id: interactionID}
+	}
 	for range documentTries {
-		var (
-			data    []byte
-			version int64
-			found   bool
-			handled bool
-		)
-		if interactionID != "" {
-			data, version, found, handled, err = ts.store.LoadTableHandled(ctx, key, interactionID)
-		} else {
-			data, version, found, err = ts.store.LoadTable(ctx, key)
-		}
-		switch {
-		case err != nil:
+		data, version, found, err := ts.loadStored(ctx, key, d)
+		if err != nil {
 			return false, fmt.Errorf("read %s: %w", key, err)
-		case handled:
-			return false, fmt.Errorf("interaction %s: %w", interactionID, ErrDuplicate)
 		}
 		next, deadline, err := change(data, found)
 		if err != nil || next == nil {

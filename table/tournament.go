@@ -39,9 +39,10 @@ type tournamentState struct {
 	Reported bool `json:"reported,omitempty"`
 }
 
-// InTournament returns the tournament game t plays, if any.
+// InTournament returns the tournament game t plays, if any (t may be nil:
+// a channel without a table plays none).
 func (t *Table) InTournament() (TournamentGame, bool) {
-	if t.Tournament == nil {
+	if t == nil || t.Tournament == nil {
 		return TournamentGame{}, false
 	}
 	return *t.Tournament, true

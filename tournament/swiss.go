@@ -36,13 +36,12 @@ import (
 
 // pairSwiss is round's games, or nil when nobody can be paired.
 func (t *Tournament) pairSwiss(round int) []Game {
-	ranked := t.swissRanking()
+	ranked, points := t.swissRanking()
 	if len(ranked) < 2 {
 		return nil
 	}
-	s := &swissSearch{points: map[string]int{}, met: map[[2]string]bool{}, needs: map[string]colourNeed{}}
+	s := &swissSearch{points: points, met: map[[2]string]bool{}, needs: map[string]colourNeed{}}
 	for _, id := range ranked {
-		s.points[id] = t.halfPoints(id)
 		s.needs[id] = t.colourNeed(id)
 	}
 	hadBye := map[string]bool{}
@@ -87,8 +86,9 @@ func (t *Tournament) pairSwiss(round int) []Game {
 	return nil
 }
 
-// swissRanking is the players still in, by points and then seed.
-func (t *Tournament) swissRanking() []string {
+// swissRanking is the players still in, by points and then seed, and
+// their points (in half points) it ranked them by.
+func (t *Tournament) swissRanking() ([]string, map[string]int) {
 	var ids []string
 	seed := map[string]int{}
 	points := map[string]int{}
@@ -105,7 +105,7 @@ func (t *Tournament) swissRanking() []string {
 		}
 		return cmp.Compare(seed[a], seed[b])
 	})
-	return ids
+	return ids, points
 }
 
 // swissSearch finds a pairing.
