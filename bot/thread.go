@@ -319,9 +319,14 @@ func threadName(w *locales.Speaker, t *table.Table, creator string) string {
 	if kind != table.KindOther {
 		what = kindName(w, kind)
 	}
-	name := w.Say("thread.name", locales.Data{"Kind": what, "Creator": plainName(creator)})
+	return clipThreadName(w.Say("thread.name", locales.Data{"Kind": what, "Creator": plainName(creator)}))
+}
+
+// clipThreadName keeps a thread's name within Discord's maxThreadName
+// characters, ending a cut one with "…".
+func clipThreadName(name string) string {
 	if r := []rune(name); len(r) > maxThreadName {
-		name = strings.TrimSpace(string(r[:maxThreadName-1])) + "…"
+		return strings.TrimSpace(string(r[:maxThreadName-1])) + "…"
 	}
 	return name
 }

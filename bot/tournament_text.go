@@ -62,11 +62,7 @@ func pairingLine(w *locales.Speaker, g tournament.Game) string {
 
 // tournamentThreadName names a game's thread: its round and players.
 func tournamentThreadName(w *locales.Speaker, d *tourney, g tournament.Game) string {
-	s := w.Say("tournament.thread_name", locales.Data{"Round": g.Round, "First": d.playerName(g.First), "Second": d.playerName(g.Second)})
-	if r := []rune(s); len(r) > maxThreadName {
-		s = strings.TrimSpace(string(r[:maxThreadName-1])) + "…"
-	}
-	return s
+	return clipThreadName(w.Say("tournament.thread_name", locales.Data{"Round": g.Round, "First": d.playerName(g.First), "Second": d.playerName(g.Second)}))
 }
 
 // points writes a score in whole and half points: "3", "2½".
