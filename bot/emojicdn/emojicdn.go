@@ -120,7 +120,10 @@ func (c *Client) Image(ctx context.Context, id string, animated bool) (image.Ima
 	c.inflight[id] = cl
 	c.mu.Unlock()
 
-	cl.img, cl.err = c.fetch(ctx, id, animated)
+	// The fetch is shared and its answer kept (a failure for FailureTTL),
+	// so it runs for every asker: the first one's deadline or cancellation
+	// must not become everyone's failure. It stays bounded by c.Timeout.
+	cl.img, cl.err = c.fetch(context.WithoutCancel(ctx), id, animated)
 
 	c.mu.Lock()
 	delete(c.inflight, id)

@@ -224,3 +224,22 @@ func TestOneFetchForConcurrentAskers(t *testing.T) {
 		t.Errorf("%d fetches", n)
 	}
 }
+
+// TestAskerGivingUpIsNoFailure: the first asker's context ending (its
+// reply's time ran out) fails no fetch, so the picture is had, and cached,
+// for whoever asks next, not a failure remembered for FailureTTL.
+func TestAskerGivingUpIsNoFailure(t *testing.T) {
+	f := newFakeCDN(t)
+	c := newClient(f)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Image(gone, idGood, false); err != nil {
+		t.Fatalf("a cancelled asker's fetch failed: %v", err)
+	}
+	if _, err := c.Image(context.Background(), idGood, false); err != nil {
+		t.Fatalf("the next asker got %v", err)
+	}
+	if n := f.hits.Load(); n != 1 {
+		t.Errorf("%d fetches, want one kept for both", n)
+	}
+}
