@@ -44,13 +44,18 @@ type readTargets struct {
 }
 
 // worldTargets are the prefilled world's: server 0's members by activity,
-// its oldest games, and its open games' channels. The store is read for the
-// games' IDs, which the store gave them.
+// its oldest games, and its open Connect Four games' channels. The store is
+// read for the games' IDs, which the store gave them.
+//
+// Boards are read only in Connect Four games, the kind an empty store's run
+// reads (ownTargets): a 15×15 board costs more to draw on any store, and the
+// comparison is about what the store's size costs — here, open games read
+// from the store rather than found in the bot's cache.
 func worldTargets(ctx context.Context, db string, p Prefill) (readTargets, error) {
 	var t readTargets
 	w := p.world()
 	for g := range p.games(w, time.Now()) {
-		if g.open && g.guild == testkit.Guild {
+		if g.open && g.guild == testkit.Guild && g.rules == connectFourRules {
 			t.open = append(t.open, g.channel)
 		}
 	}
@@ -59,7 +64,7 @@ func worldTargets(ctx context.Context, db string, p Prefill) (readTargets, error
 		t.players = append(t.players, w.players[m])
 	}
 	if len(t.open) == 0 {
-		return t, fmt.Errorf("the prefilled world has no open game in %s", testkit.Guild)
+		return t, fmt.Errorf("the prefilled world has no open Connect Four game in %s", testkit.Guild)
 	}
 	return t, t.oldGames(ctx, db)
 }

@@ -144,7 +144,7 @@ var worldRules = []struct {
 	rules game.Rules
 }{
 	{0.45, game.Classic()},
-	{0.40, game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}},
+	{0.40, connectFourRules},
 	{0.06, game.Rules{Rows: 5, Cols: 5, Win: 4, Players: 2}},
 	{0.04, game.Rules{Rows: 7, Cols: 7, Win: 5, Players: 2}},
 	{0.03, game.Rules{Rows: 15, Cols: 15, Win: 5, Players: 2}},
