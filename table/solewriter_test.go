@@ -98,7 +98,7 @@ func TestRecentIDsForgetsTheOldest(t *testing.T) {
 		r.add(fmt.Sprint(i))
 	}
 	r.add("5000") // again: no second slot
-	if r.has("9") || !r.has("10") || !r.has(fmt.Sprint(recentCap+9)) || len(r.set) != recentCap {
-		t.Fatalf("after %d adds: has 9 %v, has 10 %v, %d in the set", recentCap+10, r.has("9"), r.has("10"), len(r.set))
+	if r.has("9") || !r.has("10") || !r.has(fmt.Sprint(recentCap+9)) || r.len() != recentCap {
+		t.Fatalf("after %d adds: has 9 %v, has 10 %v, %d in the set", recentCap+10, r.has("9"), r.has("10"), r.len())
 	}
 }
