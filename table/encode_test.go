@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -251,6 +252,65 @@ func TestAppendTableFieldByField(t *testing.T) {
 		tbl := &Table{}
 		set(tbl)
 		t.Run(strconv.Itoa(i), func(t *testing.T) { checkEncoding(t, tbl) })
+	}
+}
+
+// TestAppendTableKnowsEveryField: a field added to Table (or to a part it
+// embeds) that appendTable does not write fails here, set alone and with
+// every other field, before a table loses it in the store.
+func TestAppendTableKnowsEveryField(t *testing.T) {
+	all := &Table{}
+	fill(reflect.ValueOf(all).Elem())
+	checkEncoding(t, all)
+	fields := 0
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[Table]()) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		tbl := &Table{}
+		v := reflect.ValueOf(tbl).Elem().FieldByIndex(f.Index)
+		if !v.CanSet() {
+			continue
+		}
+		fill(v)
+		fields++
+		t.Run(f.Name, func(t *testing.T) { checkEncoding(t, tbl) })
+	}
+	if fields < 25 {
+		t.Fatalf("only %d of Table's stored fields were found", fields)
+	}
+}
+
+// fill sets v, and every exported field within it, to something other
+// than its zero value.
+func fill(v reflect.Value) {
+	if v.Type() == reflect.TypeFor[time.Time]() {
+		v.Set(reflect.ValueOf(start.Add(1500 * time.Millisecond)))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("<x>")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(3)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(1)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range v.Len() {
+			fill(v.Index(i))
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				fill(f)
+			}
+		}
 	}
 }
 
