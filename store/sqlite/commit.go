@@ -22,6 +22,11 @@ const (
 			VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (channel) DO NOTHING`
 	qUpdateTable = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?, open_game = ?
 			WHERE channel = ? AND version = ?`
+	// qUpdateTableSameOpen is qUpdateTable for a row whose open_game is
+	// known to keep its value (written): not setting it leaves the index of
+	// open games alone.
+	qUpdateTableSameOpen = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`
 	qDeleteDeadline = `DELETE FROM clock_deadlines WHERE channel = ?`
 	qSetDeadline    = `INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
 			ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`
@@ -42,7 +47,7 @@ const (
 // prepareWriter prepares the writer's statements on wdb; one that fails to
 // prepare runs as text.
 func (st *statements) prepareWriter(ctx context.Context, wdb *sql.DB) {
-	for _, q := range []string{qRecordDelivery, qForgetDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline,
+	for _, q := range []string{qRecordDelivery, qForgetDelivery, qInsertTable, qUpdateTable, qUpdateTableSameOpen, qDeleteDeadline, qSetDeadline,
 		results.Insert, qInsertResultPlayer, qNewRating, qReadRating, qUpdateRating} {
 		st.prepared(ctx, wdb, q)
 	}
@@ -54,6 +59,7 @@ func (st *statements) prepareWriter(ctx context.Context, wdb *sql.DB) {
 type committer struct {
 	wdb          *sql.DB
 	stmts        *statements
+	written      *written
 	beforeCommit func(int)
 }
 
@@ -157,6 +163,7 @@ func (c committer) Commit(ctx context.Context, conn *sql.Conn, b groupcommit.Bat
 	if err := sqlTx.Commit(); err != nil {
 		return true, fmt.Errorf("store: commit: %w", err)
 	}
+	c.written.committed(b.Ops)
 	return true, nil
 }
 
@@ -182,8 +189,9 @@ func (t tx) apply(ctx context.Context, op *groupcommit.Op) groupcommit.Result {
 // deadline. A lost swap (OK=false) and a delivery recorded before (Dup) are
 // this save's answers, not errors, and leave nothing written: the delivery
 // goes first, so a duplicate has written nothing yet, and a lost swap
-// deletes the delivery it just recorded. A finished game's result is
-// written by recordResults.
+// deletes the delivery it just recorded. What the row is known to hold
+// (written) spares the statements that would write nothing new. A
+// finished game's result is written by recordResults.
 func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 	fail := func(err error) groupcommit.Result { return groupcommit.Result{Err: fmt.Errorf("save table: %w", err)} }
 	if save.Delivery != "" {
@@ -197,9 +205,13 @@ func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 	}
 	var res sql.Result
 	var err error
-	if save.Version == 0 {
+	prior, known := t.c.written.prior(save)
+	switch {
+	case save.Version == 0:
 		res, err = t.exec(ctx, qInsertTable, save.Channel, save.Guild, save.Data, stamp(save.Now), save.Open)
-	} else {
+	case known && prior.open == save.Open:
+		res, err = t.exec(ctx, qUpdateTableSameOpen, save.Data, save.Guild, stamp(save.Now), save.Channel, save.Version)
+	default:
 		res, err = t.exec(ctx, qUpdateTable, save.Data, save.Guild, stamp(save.Now), save.Open, save.Channel, save.Version)
 	}
 	if err != nil {
@@ -215,9 +227,11 @@ func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 		}
 		return groupcommit.Result{}
 	}
-	if save.Deadline.IsZero() {
+	switch {
+	case save.Deadline.IsZero() && known && !prior.deadline: // nothing to delete
+	case save.Deadline.IsZero():
 		_, err = t.exec(ctx, qDeleteDeadline, save.Channel)
-	} else {
+	default:
 		_, err = t.exec(ctx, qSetDeadline, save.Channel, stamp(save.Deadline))
 	}
 	if err != nil {
