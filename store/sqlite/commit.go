@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,17 +39,16 @@ const (
 	// A finished game's result and its players' ratings: a dozen
 	// statements a game, which parsing made cost as much as a game's moves.
 	qInsertResultPlayer = `INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	qNewRating          = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
-			ON CONFLICT (scope, kind, player) DO NOTHING`
-	qReadRating   = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
-	qUpdateRating = `UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`
+	qReadRating         = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
+	qWriteRating        = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (scope, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games`
 )
 
 // prepareWriter prepares the writer's statements on wdb; one that fails to
 // prepare runs as text.
 func (st *statements) prepareWriter(ctx context.Context, wdb *sql.DB) {
 	for _, q := range []string{qRecordDelivery, qForgetDelivery, qInsertTable, qUpdateTable, qUpdateTableSameOpen, qDeleteDeadline, qSetDeadline,
-		results.Insert, qInsertResultPlayer, qNewRating, qReadRating, qUpdateRating} {
+		results.Insert, qInsertResultPlayer, qReadRating, qWriteRating} {
 		st.prepared(ctx, wdb, q)
 	}
 }
@@ -276,8 +276,15 @@ func (t tx) insertResult(ctx context.Context, now time.Time, r *table.Result) er
 	if err != nil {
 		return err
 	}
-	var id int64
-	if err := t.queryRow(ctx, results.Insert, row.Game...).Scan(&id); err != nil {
+	// Run as an exec, the row RETURNING gives is stepped past unread: its
+	// id is the rowid just inserted, and a Result costs less than the Rows
+	// a query reads it through.
+	res, err := t.exec(ctx, results.Insert, row.Game...)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
 		return err
 	}
 	for i, p := range row.Players {
@@ -288,9 +295,12 @@ func (t tx) insertResult(ctx context.Context, now time.Time, r *table.Result) er
 	return nil
 }
 
-// rate moves the ratings of rs's players by their games: each row created
-// if new and read (the transaction holds the write lock from BEGIN), all
-// computed, then written.
+// rate moves the ratings of rs's players by their games: each row read (a
+// player's first game of a kind in a scope has none: its standing is
+// fresh), all computed, then each written, created if new. The
+// transaction holds the write lock from BEGIN, so nothing changes a row
+// between its read and its write; a row is read and written by two
+// statements, not created, read and updated by three.
 func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	keys := results.Keys(rs)
 	if len(keys) == 0 {
@@ -299,11 +309,9 @@ func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	fresh := results.Fresh(keys)
 	cur := make(map[results.Key]table.Standing, len(keys))
 	for i, k := range keys {
-		if _, err := t.exec(ctx, qNewRating, k.Scope, k.Kind.String(), k.Player, fresh[i].Rating.Mu, fresh[i].Rating.Sigma); err != nil {
-			return err
-		}
 		st := fresh[i]
-		if err := t.queryRow(ctx, qReadRating, k.Scope, k.Kind.String(), k.Player).Scan(&st.Rating.Mu, &st.Rating.Sigma, &st.Games); err != nil {
+		err := t.queryRow(ctx, qReadRating, k.Scope, k.Kind.String(), k.Player).Scan(&st.Rating.Mu, &st.Rating.Sigma, &st.Games)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		cur[k] = st
@@ -313,7 +321,7 @@ func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	}
 	for _, k := range keys {
 		st := cur[k]
-		if _, err := t.exec(ctx, qUpdateRating, st.Rating.Mu, st.Rating.Sigma, st.Games, k.Scope, k.Kind.String(), k.Player); err != nil {
+		if _, err := t.exec(ctx, qWriteRating, k.Scope, k.Kind.String(), k.Player, st.Rating.Mu, st.Rating.Sigma, st.Games); err != nil {
 			return err
 		}
 	}
