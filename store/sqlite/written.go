@@ -21,7 +21,8 @@ const maxWritten = 1 << 14
 //
 // Knowing is exact, also beside other replicas: each version of a row is
 // written once (by the compare-and-swap from the version before; rows are
-// never deleted), so when a save's swap from version v wins and this
+// never deleted, and a restore replaces the file only once no store has it
+// open), so when a save's swap from version v wins and this
 // store wrote v, the row held what this store wrote. A save from any other
 // version (another replica wrote last, or the channel was forgotten) writes
 // everything, as without this. Only the writer goroutine uses it.
@@ -37,9 +38,9 @@ type rowState struct {
 }
 
 // prior is what save's row holds if its swap wins: known is false when
-// this store did not write the version save was read at. A new table (version 0) is known: it
-// has no row yet, so no deadline either (clock_deadlines rows reference a
-// table's row).
+// this store did not write the version save was read at. A new table
+// (version 0) is known: it has no row yet, so no deadline either
+// (clock_deadlines rows reference a table's row).
 func (w *written) prior(save table.Save) (s rowState, known bool) {
 	if save.Version == 0 {
 		return rowState{}, true
