@@ -83,30 +83,44 @@ type sentence struct {
 // value as text/template would (fmt's default format), and "<no value>"
 // for a name data lacks, as text/template does for a map.
 func (s *sentence) Execute(data any) (string, error) {
+	if p, ok := data.(*probe); ok {
+		p.found = s
+		return "", nil
+	}
 	values, _ := data.(map[string]any)
 	if len(s.names) == 0 {
 		return s.text[0], nil
 	}
-	var b strings.Builder
-	b.Grow(len(s.text[0]) + 16*len(s.names))
+	// Filled in a buffer on the stack, one allocation (the string) for a
+	// sentence of up to its size: a reply says several sentences.
+	var stack [256]byte
+	b := stack[:0]
 	for i, name := range s.names {
-		b.WriteString(s.text[i])
+		b = append(b, s.text[i]...)
 		v, ok := values[name]
 		if !ok {
-			b.WriteString("<no value>")
+			b = append(b, "<no value>"...)
 			continue
 		}
 		switch v := v.(type) {
 		case string:
-			b.WriteString(v)
+			b = append(b, v...)
 		case int:
-			b.WriteString(strconv.Itoa(v))
+			b = strconv.AppendInt(b, int64(v), 10)
 		case int64:
-			b.WriteString(strconv.FormatInt(v, 10))
+			b = strconv.AppendInt(b, v, 10)
 		default:
-			fmt.Fprint(&b, v)
+			b = fmt.Append(b, v)
 		}
 	}
-	b.WriteString(s.text[len(s.names)])
-	return b.String(), nil
+	b = append(b, s.text[len(s.names)]...)
+	return string(b), nil
 }
+
+// probe is template data that asks go-i18n which sentence it would fill:
+// the sentence records itself in found instead of being filled. Which
+// sentence go-i18n picks (the locale's or en-US's, which plural form) and
+// whether it reports an error depend on the key and the plural form, never
+// on the data, so Speaker asks once a key and fills the sentence itself
+// (locales.go).
+type probe struct{ found *sentence }
