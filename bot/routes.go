@@ -157,8 +157,15 @@ func init() {
 		if e.command != "" {
 			commandRoutes[e.command] = e.route
 		}
+		if e.button != "" {
+			buttonSegs[e.route] = strings.Split(e.button, ":")
+		}
 	}
 }
+
+// buttonSegs are the buttons' custom_id patterns cut into their segments,
+// once, for buttonID.
+var buttonSegs [routeCount][]string
 
 // customIDPrefix namespaces the bot's buttons.
 const customIDPrefix = "ttt:"
@@ -223,11 +230,22 @@ func matchPattern(pattern string, segs []string) (Vars, bool) {
 // buttonID writes a custom_id for route from its pattern and values, in
 // the pattern's order.
 func buttonID(r Route, values ...string) string {
-	// Written straight into one builder, not split and joined: a board
-	// reply writes a button a column or a cell.
+	// Written straight into one builder of the right size: a board reply
+	// writes a button a column or a cell.
+	segs := buttonSegs[r]
+	size, n := len(segs)-1, 0
+	for _, seg := range segs {
+		if strings.HasPrefix(seg, "{") {
+			size += len(values[n])
+			n++
+		} else {
+			size += len(seg)
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	n, sep := 0, ""
-	for seg := range strings.SplitSeq(routeTable[r].button, ":") {
+	for _, seg := range segs {
 		b.WriteString(sep)
 		sep = ":"
 		if strings.HasPrefix(seg, "{") {

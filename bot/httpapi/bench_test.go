@@ -40,6 +40,7 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 	h := NewHandler(bt, Options{PublicKey: s.Public, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	b.RunParallel(func(pb *testing.PB) {
 		ch := strconv.FormatUint(910000000000100000+channels.Add(1), 10)
 		rng := rand.New(rand.NewPCG(1, channels.Load()))
@@ -121,6 +122,7 @@ func BenchmarkHTTPConnectFourMemory(b *testing.B) {
 	r := httptest.NewRequest(http.MethodPost, "/interactions", nil)
 	n := 0
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	for b.Loop() {
 		r.Header, r.Body = headers[n], io.NopCloser(bytes.NewReader(bodies[n]))
 		w := serve(h, r)
