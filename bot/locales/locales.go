@@ -205,7 +205,18 @@ func (s *Speaker) Locale() string { return s.locale }
 
 // Say returns the sentence key with data filled in.
 func (s *Speaker) Say(key string, data Data) string {
-	return s.say(key, nil, data)
+	return s.say(key, nil, data, nil)
+}
+
+// SayArgs is Say with the placeholders' values given as args instead of a
+// Data map: the same sentence, filled the same way, for the sentences
+// every board reply says, without the map (and the boxing of each value)
+// that Data costs.
+func (s *Speaker) SayArgs(key string, args ...Arg) string {
+	if args == nil {
+		args = []Arg{} // args, not data, even when there are none
+	}
+	return s.say(key, nil, nil, args)
 }
 
 // SayN returns the plural form of key for count, by the locale's CLDR
@@ -214,21 +225,22 @@ func (s *Speaker) SayN(key string, count int, data Data) string {
 	d := make(Data, len(data)+1)
 	maps.Copy(d, data)
 	d["Count"] = count
-	return s.say(key, count, d)
+	return s.say(key, count, d, nil)
 }
 
-// say fills the sentence go-i18n finds for key and count with data. A
+// say fills the sentence go-i18n finds for key and count with data, or
+// with args when they are not nil (SayArgs). A
 // sentence said without a count was found once, at start (loaded.said);
 // one that counts is looked up each time (its plural form depends on the
 // count, by go-i18n's rules), and so is a key en-US lacks.
-func (s *Speaker) say(key string, count any, data Data) string {
+func (s *Speaker) say(key string, count any, data Data, args []Arg) string {
 	f, ok := s.said[key]
 	if !ok || count != nil {
 		f = find(s.loc, key, count)
 	}
 	var text string
 	if f.sentence != nil {
-		text, _ = f.sentence.Execute(map[string]any(data))
+		text = f.sentence.fill(data, args)
 	}
 	if f.err == nil {
 		return text
@@ -243,7 +255,7 @@ func (s *Speaker) say(key string, count any, data Data) string {
 		return text
 	}
 	if s.fallback != nil {
-		return s.fallback.say(key, count, data)
+		return s.fallback.say(key, count, data, args)
 	}
 	// A key en-US lacks is a bug in the code that asks for it (package
 	// bot's TestMessageKeys catches it); showing the key tells a reader

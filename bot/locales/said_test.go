@@ -68,3 +68,30 @@ func TestSayAsGoI18nSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestSayArgsAsSay: SayArgs says what Say says with the same values, text
+// or numbers, for every key of every locale and for a key none has.
+func TestSayArgsAsSay(t *testing.T) {
+	enFile := readFile(t, Default)
+	c := New(nil)
+	for _, locale := range c.Locales() {
+		s := c.For(locale)
+		for _, key := range append(Keys(), "no.such.key") {
+			names := placeholders(enFile[key])
+			texts, nums := Data{}, Data{}
+			var textArgs, numArgs []Arg
+			for i, name := range names {
+				texts[name], nums[name] = "⟨"+name+"⟩", 1000*i-7
+				textArgs, numArgs = append(textArgs, Text(name, "⟨"+name+"⟩")), append(numArgs, Num(name, 1000*i-7))
+			}
+			for _, tc := range []struct {
+				data Data
+				args []Arg
+			}{{texts, textArgs}, {nums, numArgs}, {nil, nil}, {Data{"Other": "x"}, []Arg{Text("Other", "x")}}} {
+				if got, want := s.SayArgs(key, tc.args...), s.Say(key, tc.data); got != want {
+					t.Errorf("%s %s: SayArgs %q, Say %q", locale, key, got, want)
+				}
+			}
+		}
+	}
+}

@@ -88,8 +88,14 @@ func (s *sentence) Execute(data any) (string, error) {
 		return "", nil
 	}
 	values, _ := data.(map[string]any)
+	return s.fill(values, nil), nil
+}
+
+// fill fills the placeholders from values, or from args when it is not
+// nil (Speaker.SayArgs), each written as Execute writes it.
+func (s *sentence) fill(values map[string]any, args []Arg) string {
 	if len(s.names) == 0 {
-		return s.text[0], nil
+		return s.text[0]
 	}
 	// Filled in a buffer on the stack, one allocation (the string) for a
 	// sentence of up to its size: a reply says several sentences.
@@ -97,6 +103,10 @@ func (s *sentence) Execute(data any) (string, error) {
 	b := stack[:0]
 	for i, name := range s.names {
 		b = append(b, s.text[i]...)
+		if args != nil {
+			b = appendArg(b, name, args)
+			continue
+		}
 		v, ok := values[name]
 		if !ok {
 			b = append(b, "<no value>"...)
@@ -114,8 +124,37 @@ func (s *sentence) Execute(data any) (string, error) {
 		}
 	}
 	b = append(b, s.text[len(s.names)]...)
-	return string(b), nil
+	return string(b)
 }
+
+// appendArg writes the value args give name, the last one if several do,
+// or "<no value>".
+func appendArg(b []byte, name string, args []Arg) []byte {
+	for i := len(args) - 1; i >= 0; i-- {
+		if a := args[i]; a.name == name {
+			if a.isNum {
+				return strconv.AppendInt(b, int64(a.num), 10)
+			}
+			return append(b, a.text...)
+		}
+	}
+	return append(b, "<no value>"...)
+}
+
+// Arg is a placeholder's value for SayArgs: text (Text) or a whole number
+// (Num), written as Say writes a string or an int.
+type Arg struct {
+	name  string
+	text  string
+	num   int
+	isNum bool
+}
+
+// Text is the placeholder name's value text.
+func Text(name, text string) Arg { return Arg{name: name, text: text} }
+
+// Num is the placeholder name's value n.
+func Num(name string, n int) Arg { return Arg{name: name, num: n, isNum: true} }
 
 // probe is template data that asks go-i18n which sentence it would fill:
 // the sentence records itself in found instead of being filled. Which
