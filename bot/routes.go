@@ -54,15 +54,15 @@ const (
 // String names the route as metrics and logs show it: "/ttt move",
 // "button cell".
 func (r Route) String() string {
-	if int(r) < len(routeTable) && routeTable[r].route == r {
-		if e := routeTable[r]; e.command != "" {
-			return "/" + CommandName + " " + e.command
-		} else if e.button != "" {
-			return "button " + strings.Split(e.button, ":")[1]
-		}
+	if int(r) < len(routeNames) && routeNames[r] != "" {
+		return routeNames[r]
 	}
 	return "none"
 }
+
+// routeNames are the routes' names (String), written once: every request's
+// metrics name its route.
+var routeNames [routeCount]string
 
 // subcommand is the route's /ttt subcommand name ("tournament new" in a
 // group); "" for a button.
@@ -159,6 +159,12 @@ func init() {
 		}
 		if e.button != "" {
 			buttonSegs[e.route] = strings.Split(e.button, ":")
+		}
+		switch {
+		case e.route != RouteNone && e.command != "":
+			routeNames[e.route] = "/" + CommandName + " " + e.command
+		case e.route != RouteNone && e.button != "":
+			routeNames[e.route] = "button " + strings.Split(e.button, ":")[1]
 		}
 	}
 }
