@@ -116,11 +116,15 @@ func columnRows(t *table.Table) []discordgo.MessageComponent {
 // with its number and emoji (nil: none), with the custom_id id gives it,
 // five to a row.
 func columnButtons(g *game.Game, emoji *discordgo.ComponentEmoji, id func(col int) string) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
+	cols := g.Rules().Cols
+	rows := make([]discordgo.MessageComponent, 0, (cols+buttonsPerRow-1)/buttonsPerRow)
 	var row []discordgo.MessageComponent
-	for c := 0; c < g.Rules().Cols; c++ {
+	for c := 0; c < cols; c++ {
 		if g.ColumnFull(c) {
 			continue
+		}
+		if row == nil {
+			row = make([]discordgo.MessageComponent, 0, buttonsPerRow)
 		}
 		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: id(c), Emoji: emoji})
 		if len(row) == buttonsPerRow {
@@ -130,6 +134,9 @@ func columnButtons(g *game.Game, emoji *discordgo.ComponentEmoji, id func(col in
 	}
 	if len(row) > 0 {
 		rows = append(rows, discordgo.ActionsRow{Components: row})
+	}
+	if len(rows) == 0 {
+		return nil // every column full: no rows, as a message without buttons has
 	}
 	return rows
 }

@@ -51,30 +51,41 @@ func accentOf(g *game.Game, open bool) int {
 // textDisplays cuts a message's text at its code blocks, which open and
 // close on lines of their own: the prose before a block, the block, the
 // prose after it. Joined with "\n" the parts are text again.
+//
+// Each part is cut from text, not copied: a board reply is laid out for
+// every move.
 func textDisplays(text string) []string {
 	var parts []string
-	var cur []string
-	inBlock := false
-	flush := func() {
-		if s := strings.Join(cur, "\n"); strings.TrimSpace(s) != "" {
+	start := 0 // where the lines not yet in a part begin
+	flush := func(end int) {
+		if s := text[start:max(start, end)]; strings.TrimSpace(s) != "" {
 			parts = append(parts, s)
 		}
-		cur = nil
+		start = min(end+1, len(text))
 	}
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "```") && !inBlock {
-			flush()
-			inBlock = true
-			cur = append(cur, line)
-			continue
+	inBlock := false
+	for at := 0; ; {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
 		}
-		cur = append(cur, line)
-		if line == "```" && inBlock {
+		line := text[at:end]
+		switch {
+		case strings.HasPrefix(line, "```") && !inBlock:
+			flush(at - 1)
+			start, inBlock = at, true
+		case line == "```" && inBlock:
 			inBlock = false
-			flush()
+			flush(end)
 		}
+		if end == len(text) {
+			break
+		}
+		at = end + 1
 	}
-	flush()
+	flush(len(text))
 	return parts
 }
 
@@ -100,11 +111,14 @@ func (r Response) cardMessage(withFiles bool) *WireMessage {
 		note = r.NoFiles
 	}
 	room := maxCardText - utf8.RuneCountInString(note)
-	if utf8.RuneCountInString(text) > room {
+	if len(text) > room && utf8.RuneCountInString(text) > room { // no more characters than bytes
 		text = clipLines(text, "…", room)
 	}
-	var inner []discordgo.MessageComponent
-	for _, s := range textDisplays(text) {
+	parts := textDisplays(text)
+	// Room for everything the container holds, so that nothing is copied
+	// as it grows: the texts, the note, the gallery and the rows.
+	inner := make([]discordgo.MessageComponent, 0, len(parts)+2+len(r.Components))
+	for _, s := range parts {
 		inner = append(inner, discordgo.TextDisplay{Content: s})
 	}
 	if note != "" {
@@ -120,7 +134,11 @@ func (r Response) cardMessage(withFiles bool) *WireMessage {
 	}
 	rows := fitRows(r.Components, countComponents(inner)+1)
 	accent := r.Accent
-	m.Components = []discordgo.MessageComponent{discordgo.Container{AccentColor: &accent, Components: append(inner, rows...)}}
+	all := append(inner, rows...)
+	if len(all) == 0 {
+		all = nil // as it always was: an empty container's components are null
+	}
+	m.Components = []discordgo.MessageComponent{discordgo.Container{AccentColor: &accent, Components: all}}
 	return m
 }
 

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -130,6 +131,51 @@ func TestTextDisplays(t *testing.T) {
 	if got := textDisplays("one line, `code` in it"); len(got) != 1 {
 		t.Fatalf("prose without a block: %q", got)
 	}
+}
+
+// textDisplaysByLines is textDisplays as it was first written, line by
+// line: split, gather, join. textDisplays cuts the same parts from the
+// text without copying it.
+func textDisplaysByLines(text string) []string {
+	var parts []string
+	var cur []string
+	inBlock := false
+	flush := func() {
+		if s := strings.Join(cur, "\n"); strings.TrimSpace(s) != "" {
+			parts = append(parts, s)
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") && !inBlock {
+			flush()
+			inBlock = true
+			cur = append(cur, line)
+			continue
+		}
+		cur = append(cur, line)
+		if line == "```" && inBlock {
+			inBlock = false
+			flush()
+		}
+	}
+	flush()
+	return parts
+}
+
+// FuzzTextDisplays holds textDisplays to textDisplaysByLines.
+func FuzzTextDisplays(f *testing.F) {
+	for _, text := range []string{
+		"", "\n", "\n\n", "```", "```\n", "\n```", "```\n```", "```\n```\n", "a\n```\nb\n```\nc\n", " \n```go\n x\n```\n \n",
+		"**X** played 1,1.\n```\n X . .\n```\nTurn: **O**\nMoves:\n```\n1. X 1,1\n```", "```\n```\n```\n``` x\n```", "a\n\n```\n\n```\n\nb",
+	} {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := textDisplays(text), textDisplaysByLines(text); !slices.Equal(got, want) {
+			t.Fatalf("%q: parts %q, want %q", text, got, want)
+		}
+	})
 }
 
 // TestCardWithPictureInThread: a board too big for text posted in a new

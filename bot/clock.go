@@ -72,7 +72,7 @@ func withClock(w *locales.Speaker, t *table.Table, status string) string {
 		return w.Say("status.won_on_time", data)
 	}
 	if t.Phase == table.Playing && !t.Deadline.IsZero() {
-		return status + "\n" + w.Say("status.clock", locales.Data{"Deadline": discordTime(t.Deadline, "R")})
+		return status + "\n" + w.SayArgs("status.clock", locales.Text("Deadline", discordTime(t.Deadline, "R")))
 	}
 	return status
 }

@@ -54,7 +54,7 @@ func builtKeys() map[string][]string {
 // en-US's keys); and every key there is one the code asks for. A key
 // reaches a Speaker through variables, tables and returns, so the code's
 // keys are read from its source: every string literal shaped like a dotted
-// key, the literal key of every Say and SayN, every key built at run time
+// key, the literal key of every Say, SayN and SayArgs, every key built at run time
 // from a literal prefix (completed by builtKeys), and the schema's keys.
 func TestMessageKeys(t *testing.T) {
 	used, prefixes := sourceKeys(t)
@@ -92,7 +92,7 @@ func TestMessageKeys(t *testing.T) {
 
 // sourceKeys reads the package's non-test files for the message keys they
 // name (key → where) and the prefixes of keys they build at run time
-// (prefix → where). A Say or SayN whose key is neither a literal, a
+// (prefix → where). A Say, SayN or SayArgs whose key is neither a literal, a
 // variable, a literal prefix plus a value, nor a schema key is reported: the
 // test could not tell which keys it asks for.
 func sourceKeys(t *testing.T) (keys, prefixes map[string]string) {
@@ -125,7 +125,7 @@ func sourceKeys(t *testing.T) (keys, prefixes map[string]string) {
 				}
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "Say" && sel.Sel.Name != "SayN") || len(n.Args) == 0 {
+				if !ok || (sel.Sel.Name != "Say" && sel.Sel.Name != "SayN" && sel.Sel.Name != "SayArgs") || len(n.Args) == 0 {
 					return true
 				}
 				where := fset.Position(n.Args[0].Pos()).String()

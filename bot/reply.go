@@ -235,26 +235,30 @@ func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reser
 	// The window note may be needed; reserve its room (at its widest: three
 	// digits a number) before sizing the board.
 	note := windowLine(w, r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
-	fixed := len([]rune(headline)) + len([]rune(status)) + len([]rune(note)) + len("\n```\n```\n\n") + layoutSlack + reserve
+	fixed := utf8.RuneCountInString(headline) + utf8.RuneCountInString(status) + utf8.RuneCountInString(note) + len("\n```\n```\n\n") + layoutSlack + reserve
 	budget := MaxContent - fixed
-	if extra != "" && budget-len([]rune(extra)) > minBoardRoom {
-		budget -= len([]rune(extra)) + 1
+	if n := utf8.RuneCountInString(extra); extra != "" && budget-n > minBoardRoom {
+		budget -= n + 1
 	} else {
 		extra = ""
 	}
 	win := render.Fit(r, budget, focus)
+	board := render.String(g, win)
 	var sb strings.Builder
+	sb.Grow(len(headline) + len(board) + len(status) + len(extra) + len("\n```\n```\n\n\n") + 2*len(note))
 	sb.WriteString(headline)
 	sb.WriteString("\n```\n")
-	sb.WriteString(render.String(g, win))
+	sb.WriteString(board)
 	sb.WriteString("```\n")
 	sb.WriteString(status)
 	if !win.IsWhole(r) {
 		lo, hi := win.UserRows(r)
-		sb.WriteString("\n" + windowLine(w, r, lo, hi, win.Left, win.Left+win.Cols-1))
+		sb.WriteByte('\n')
+		sb.WriteString(windowLine(w, r, lo, hi, win.Left, win.Left+win.Cols-1))
 	}
 	if extra != "" {
-		sb.WriteString("\n" + extra)
+		sb.WriteByte('\n')
+		sb.WriteString(extra)
 	}
 	return sb.String()
 }

@@ -54,15 +54,15 @@ const (
 // String names the route as metrics and logs show it: "/ttt move",
 // "button cell".
 func (r Route) String() string {
-	if int(r) < len(routeTable) && routeTable[r].route == r {
-		if e := routeTable[r]; e.command != "" {
-			return "/" + CommandName + " " + e.command
-		} else if e.button != "" {
-			return "button " + strings.Split(e.button, ":")[1]
-		}
+	if int(r) < len(routeNames) && routeNames[r] != "" {
+		return routeNames[r]
 	}
 	return "none"
 }
+
+// routeNames are the routes' names (String), written once: every request's
+// metrics name its route.
+var routeNames [routeCount]string
 
 // subcommand is the route's /ttt subcommand name ("tournament new" in a
 // group); "" for a button.
@@ -157,8 +157,21 @@ func init() {
 		if e.command != "" {
 			commandRoutes[e.command] = e.route
 		}
+		if e.button != "" {
+			buttonSegs[e.route] = strings.Split(e.button, ":")
+		}
+		switch {
+		case e.route != RouteNone && e.command != "":
+			routeNames[e.route] = "/" + CommandName + " " + e.command
+		case e.route != RouteNone && e.button != "":
+			routeNames[e.route] = "button " + strings.Split(e.button, ":")[1]
+		}
 	}
 }
+
+// buttonSegs are the buttons' custom_id patterns cut into their segments,
+// once, for buttonID.
+var buttonSegs [routeCount][]string
 
 // customIDPrefix namespaces the bot's buttons.
 const customIDPrefix = "ttt:"
@@ -223,11 +236,22 @@ func matchPattern(pattern string, segs []string) (Vars, bool) {
 // buttonID writes a custom_id for route from its pattern and values, in
 // the pattern's order.
 func buttonID(r Route, values ...string) string {
-	// Written straight into one builder, not split and joined: a board
-	// reply writes a button a column or a cell.
+	// Written straight into one builder of the right size: a board reply
+	// writes a button a column or a cell.
+	segs := buttonSegs[r]
+	size, n := len(segs)-1, 0
+	for _, seg := range segs {
+		if strings.HasPrefix(seg, "{") {
+			size += len(values[n])
+			n++
+		} else {
+			size += len(seg)
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	n, sep := 0, ""
-	for seg := range strings.SplitSeq(routeTable[r].button, ":") {
+	for _, seg := range segs {
 		b.WriteString(sep)
 		sep = ":"
 		if strings.HasPrefix(seg, "{") {

@@ -49,3 +49,24 @@ func TestButtonIDsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteNames: every route's name, written once, is the one built from
+// its table entry: "/ttt <subcommand>", "button <kind>", or "none".
+func TestRouteNames(t *testing.T) {
+	for r := RouteNone; r <= routeCount; r++ {
+		want := "none"
+		if int(r) < len(routeTable) && routeTable[r].route == r {
+			if e := routeTable[r]; e.command != "" {
+				want = "/" + CommandName + " " + e.command
+			} else if e.button != "" {
+				want = "button " + strings.Split(e.button, ":")[1]
+			}
+		}
+		if got := r.String(); got != want {
+			t.Errorf("route %d: %q, want %q", r, got, want)
+		}
+	}
+	if RouteMove.String() != "/ttt move" || ButtonColumn.String() != "button col" {
+		t.Errorf("move %q, column %q", RouteMove.String(), ButtonColumn.String())
+	}
+}

@@ -9,13 +9,15 @@ import (
 )
 
 // The pieces of public messages, each a lookup in bot/locales, said by the
-// Speaker w of the message's locale (Interaction.Public or .Private).
+// Speaker w of the message's locale (Interaction.Public or .Private). The
+// ones every move's reply says pass their values as locales.Args
+// (SayArgs), not a Data map.
 
 func mention(user string) string { return "<@" + user + ">" }
 
 // seatName is a player as shown in messages: token and who.
 func seatName(w *locales.Speaker, s table.Seat) string {
-	return w.Say("seat", locales.Data{"Token": s.Token, "Who": who(w, s)})
+	return w.SayArgs("seat", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
 }
 
 // who names a seat's occupant: a mention, or the computer and its level.
@@ -60,11 +62,11 @@ func rulesLine(w *locales.Speaker, r game.Rules, e game.Engine) string {
 func howToMove(w *locales.Speaker, r game.Rules) string {
 	switch {
 	case r.Gravity:
-		return w.Say("hint.gravity", locales.Data{"MaxCol": r.Cols - 1})
+		return w.SayArgs("hint.gravity", locales.Num("MaxCol", r.Cols-1))
 	case r.IsClassic():
 		return w.Say("hint.classic", nil)
 	}
-	return w.Say("hint.free", locales.Data{"MaxRow": r.Rows - 1, "MaxCol": r.Cols - 1})
+	return w.SayArgs("hint.free", locales.Num("MaxRow", r.Rows-1), locales.Num("MaxCol", r.Cols-1))
 }
 
 // lobbyText lists the seats of a table still waiting for players.
@@ -100,11 +102,11 @@ func statusLine(w *locales.Speaker, t *table.Table) string {
 	case game.Won:
 		s := t.Seats[g.Winner()]
 		if g.WinningLine() == nil {
-			return w.Say("status.won_resigned", locales.Data{"Token": s.Token, "Who": who(w, s)})
+			return w.SayArgs("status.won_resigned", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
 		}
-		return w.Say("status.won", locales.Data{"Token": s.Token, "Who": who(w, s)})
+		return w.SayArgs("status.won", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
 	case game.Drawn:
-		return w.Say("status.draw", locales.Data{"Win": t.Rules.Win})
+		return w.SayArgs("status.draw", locales.Num("Win", t.Rules.Win))
 	}
 	if t.Phase == table.Ended {
 		if t.EndReason == table.Expired {
@@ -112,7 +114,7 @@ func statusLine(w *locales.Speaker, t *table.Table) string {
 		}
 		return w.Say("status.ended", nil)
 	}
-	return w.Say("status.turn", locales.Data{"Seat": seatName(w, t.Seats[g.Turn()]), "Hint": howToMove(w, t.Rules)})
+	return w.SayArgs("status.turn", locales.Text("Seat", seatName(w, t.Seats[g.Turn()])), locales.Text("Hint", howToMove(w, t.Rules)))
 }
 
 func headlineStart(w *locales.Speaker, t *table.Table) string {
@@ -124,7 +126,7 @@ func headlineStart(w *locales.Speaker, t *table.Table) string {
 }
 
 func headlineMove(w *locales.Speaker, t *table.Table, seat int, at game.Coord) string {
-	return w.Say("headline.move", locales.Data{"Seat": seatName(w, t.Seats[seat]), "Where": userCoord(w, t.Rules, at)})
+	return w.SayArgs("headline.move", locales.Text("Seat", seatName(w, t.Seats[seat])), locales.Text("Where", userCoord(w, t.Rules, at)))
 }
 
 func headlineBoard(w *locales.Speaker, t *table.Table) string {
@@ -136,14 +138,15 @@ func headlineBoard(w *locales.Speaker, t *table.Table) string {
 // landed on, counted from the bottom.
 func userCoord(w *locales.Speaker, r game.Rules, c game.Coord) string {
 	if r.Gravity {
-		return w.Say("coord.gravity", locales.Data{"Col": c.Col, "Row": r.UserRow(c.Row)})
+		return w.SayArgs("coord.gravity", locales.Num("Col", c.Col), locales.Num("Row", r.UserRow(c.Row)))
 	}
-	return w.Say("coord.free", locales.Data{"Row": c.Row, "Col": c.Col})
+	return w.SayArgs("coord.free", locales.Num("Row", c.Row), locales.Num("Col", c.Col))
 }
 
 // windowLine explains which part of a big board a reply shows.
 func windowLine(w *locales.Speaker, r game.Rules, rowLo, rowHi, colLo, colHi int) string {
-	return w.Say("status.window", locales.Data{"RowLo": rowLo, "RowHi": rowHi, "ColLo": colLo, "ColHi": colHi, "Rows": r.Rows, "Cols": r.Cols})
+	return w.SayArgs("status.window", locales.Num("RowLo", rowLo), locales.Num("RowHi", rowHi), locales.Num("ColLo", colLo), locales.Num("ColHi", colHi),
+		locales.Num("Rows", r.Rows), locales.Num("Cols", r.Cols))
 }
 
 // moveLine is one line of the move list: number, token, where.

@@ -12,7 +12,13 @@ type History []Move
 
 // MarshalText implements encoding.TextMarshaler.
 func (h History) MarshalText() ([]byte, error) {
-	b := make([]byte, 0, len(h)*8)
+	return h.AppendText(make([]byte, 0, len(h)*8))
+}
+
+// AppendText implements encoding.TextAppender: it appends what MarshalText
+// returns to b, for an encoder that writes into a buffer of its own. It
+// never fails.
+func (h History) AppendText(b []byte) ([]byte, error) {
 	for i, m := range h {
 		if i > 0 {
 			b = append(b, ' ')

@@ -1,5 +1,7 @@
 package table
 
+import "math/bits"
+
 // recentCap is how many delivery IDs a sole writer remembers: Discord
 // retries an interaction within seconds, so the IDs of the last few
 // thousand actions cover any retry that can still arrive.
@@ -7,23 +9,77 @@ const recentCap = 8192
 
 // recentIDs is a bounded set of the most recent IDs added: past recentCap
 // the oldest is forgotten. The zero value is empty and ready.
+//
+// Every request asks it twice, so Discord's IDs (snowflakes: decimal
+// numbers) are kept as the numbers, in a numSet: one word to hash and
+// compare, nothing for the garbage collector to scan, and no tombstones to
+// probe through. Any other ID (none of Discord's) is kept as its string,
+// apart, with a cap of its own.
 type recentIDs struct {
+	nums recentNums
+	strs recentStrings
+}
+
+func (r *recentIDs) has(id string) bool {
+	if n, ok := numericID(id); ok {
+		return r.nums.set.has(n)
+	}
+	_, ok := r.strs.set[id]
+	return ok
+}
+
+func (r *recentIDs) add(id string) {
+	if n, ok := numericID(id); ok {
+		r.nums.add(n)
+	} else {
+		r.strs.add(id)
+	}
+}
+
+// len is how many IDs the set holds.
+func (r *recentIDs) len() int { return r.nums.set.n + len(r.strs.set) }
+
+// numericID is the number an ID written as a snowflake is kept as (all
+// but 2⁶⁴-1, which numSet cannot hold).
+func numericID(id string) (uint64, bool) {
+	n, ok := snowflakeKey(id)
+	return n, ok && n != 1<<64-1
+}
+
+// recentNums is the most recent recentCap snowflakes added.
+type recentNums struct {
+	ring []uint64
+	next int // where the next key goes once ring is full
+	set  numSet
+}
+
+func (r *recentNums) add(n uint64) {
+	if r.set.has(n) {
+		return
+	}
+	if len(r.ring) < recentCap {
+		r.ring = append(r.ring, n)
+	} else {
+		r.set.remove(r.ring[r.next])
+		r.ring[r.next] = n
+		r.next = (r.next + 1) % recentCap
+	}
+	r.set.add(n)
+}
+
+// recentStrings is the most recent recentCap other IDs added.
+type recentStrings struct {
 	ring []string
 	next int // where the next ID goes once ring is full
 	set  map[string]struct{}
 }
 
-func (r *recentIDs) has(id string) bool {
-	_, ok := r.set[id]
-	return ok
-}
-
-func (r *recentIDs) add(id string) {
-	if r.has(id) {
+func (r *recentStrings) add(id string) {
+	if _, ok := r.set[id]; ok {
 		return
 	}
 	if r.set == nil {
-		r.set = make(map[string]struct{}, recentCap)
+		r.set = map[string]struct{}{}
 	}
 	if len(r.ring) < recentCap {
 		r.ring = append(r.ring, id)
@@ -33,4 +89,32 @@ func (r *recentIDs) add(id string) {
 		r.next = (r.next + 1) % recentCap
 	}
 	r.set[id] = struct{}{}
+}
+
+// snowflakeKey returns the number id writes, when id is a number written
+// the one way strconv.FormatUint writes it (no sign, no leading zero, at
+// most 2⁶⁴-1), so that two IDs have one key only when they are the same
+// string.
+func snowflakeKey(id string) (uint64, bool) {
+	if id == "" || len(id) > 20 || id[0] == '0' && len(id) > 1 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(id); i++ {
+		d := uint64(id[i] - '0')
+		if d > 9 {
+			return 0, false
+		}
+		if i < 19 { // 19 digits always fit
+			n = n*10 + d
+			continue
+		}
+		hi, lo := bits.Mul64(n, 10)
+		lo, carry := bits.Add64(lo, d, 0)
+		if hi != 0 || carry != 0 {
+			return 0, false
+		}
+		n = lo
+	}
+	return n, true
 }

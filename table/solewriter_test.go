@@ -20,6 +20,11 @@ func (c *countingStore) LoadTable(ctx context.Context, ch string) ([]byte, int64
 	return c.memStore.LoadTable(ctx, ch)
 }
 
+func (c *countingStore) LoadTableHandled(ctx context.Context, ch, id string) ([]byte, int64, bool, bool, error) {
+	c.loads.Add(1)
+	return c.memStore.LoadTableHandled(ctx, ch, id)
+}
+
 func soleWriter(tb testing.TB) (*Tables, *countingStore) {
 	tb.Helper()
 	st := &countingStore{memStore: newMemStore()}
@@ -44,6 +49,49 @@ func TestSoleWriterReadsOnce(t *testing.T) {
 	tb, err := fresh.Load(context.Background(), "c")
 	if err != nil || tb == nil || len(tb.Game().Moves()) != 4 {
 		t.Fatalf("stored table %+v (%v), want 4 moves", tb, err)
+	}
+}
+
+// TestSoleWriterNextGameWithoutARead: a sole writer keeps a finished
+// table too, so the next game in the channel opens with no read; replays
+// of the last move are still refused, and what is stored is the next game.
+func TestSoleWriterNextGameWithoutARead(t *testing.T) {
+	ts, st := soleWriter(t)
+	open(t, ts, "c")
+	play := func(id, user, typed string) error {
+		_, err := ts.Deliver(context.Background(), "c", id, func(_ context.Context, cur *Table) (*Table, error) {
+			if _, _, err := cur.Move(user, typed); err != nil {
+				return nil, err
+			}
+			cur.FinishIfOver()
+			return cur, nil
+		})
+		return err
+	}
+	for i, m := range []string{"0,0", "1,0", "0,1", "1,1", "0,2"} { // alice wins
+		if err := play(fmt.Sprint(i+1), []string{"alice", "bob"}[i%2], m); err != nil {
+			t.Fatalf("move %s: %v", m, err)
+		}
+	}
+	if err := play("5", "alice", "0,2"); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("the winning move replayed: %v, want ErrDuplicate", err)
+	}
+	_, err := ts.Deliver(context.Background(), "c", "6", func(_ context.Context, cur *Table) (*Table, error) {
+		if cur == nil || cur.Phase != Over {
+			return nil, fmt.Errorf("the next game opened on %+v, want the finished one", cur)
+		}
+		return Rematch(cur, "bob", start)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.loads.Load(); n != 1 {
+		t.Errorf("%d reads of the store for a game and the next, want 1 (the first action's)", n)
+	}
+	fresh := NewTables(Options{Store: st.memStore, Now: func() time.Time { return start }, IdleTimeout: time.Hour})
+	tb, err := fresh.Load(context.Background(), "c")
+	if err != nil || tb == nil || tb.Number != 2 || tb.Phase != Playing || tb.Seats[0].User != "bob" {
+		t.Fatalf("stored after the rematch: %+v (%v), want game 2 with bob first", tb, err)
 	}
 }
 
@@ -98,7 +146,7 @@ func TestRecentIDsForgetsTheOldest(t *testing.T) {
 		r.add(fmt.Sprint(i))
 	}
 	r.add("5000") // again: no second slot
-	if r.has("9") || !r.has("10") || !r.has(fmt.Sprint(recentCap+9)) || len(r.set) != recentCap {
-		t.Fatalf("after %d adds: has 9 %v, has 10 %v, %d in the set", recentCap+10, r.has("9"), r.has("10"), len(r.set))
+	if r.has("9") || !r.has("10") || !r.has(fmt.Sprint(recentCap+9)) || r.len() != recentCap {
+		t.Fatalf("after %d adds: has 9 %v, has 10 %v, %d in the set", recentCap+10, r.has("9"), r.has("10"), r.len())
 	}
 }

@@ -96,6 +96,9 @@ type Table struct {
 	Updated   time.Time    `json:"updated"`
 	version   int64        // the store's version this table was read at
 	game      *game.Game   // rebuilt from Moves; nil in the lobby
+	// encodedLen is the length of the table's last encoding, or 0: the
+	// next one allocates that much (and encodeSlack) at once.
+	encodedLen int
 
 	challenge         // challenge.go: people invited who have not answered yet
 	result    *Result // set when the game finished in this action, saved with it
@@ -111,7 +114,7 @@ func decode(data []byte, version int64) (*Table, error) {
 	if err := json.Unmarshal(data, t); err != nil {
 		return nil, fmt.Errorf("decode table: %w", err)
 	}
-	t.version = version
+	t.version, t.encodedLen = version, len(data)
 	if len(t.Seats) == t.Rules.Players { // every seat taken: the game started
 		g, err := game.Replay(t.Rules, t.Engine, t.tokens(), t.Moves)
 		if err != nil {
@@ -122,13 +125,29 @@ func decode(data []byte, version int64) (*Table, error) {
 	return t, nil
 }
 
-// encode writes the table for the store, with the game's history.
+// encode writes the table for the store, with the game's history: what
+// json.Marshal writes, without its reflection (appendTable). The buffer is
+// new each time, as the store may keep it, and sized by the last encoding
+// so that it is allocated once.
 func (t *Table) encode() ([]byte, error) {
 	if t.game != nil {
 		t.Moves = t.game.AppendMoves(t.Moves[:0])
 	}
-	return json.Marshal(t)
+	size := t.encodedLen
+	if size == 0 {
+		size = 512 + 8*len(t.Moves) // a guess: most of a table is its names and times
+	}
+	data, ok := appendTable(make([]byte, 0, size+encodeSlack), t)
+	if !ok {
+		return json.Marshal(t) // a time RFC 3339 cannot write: json.Marshal's error
+	}
+	t.encodedLen = len(data)
+	return data, nil
 }
+
+// encodeSlack is room beyond a table's last encoding for what one action
+// adds: a move, a seat, a deadline.
+const encodeSlack = 128
 
 // Game is the table's game, nil in the lobby. Callers read it; moves go
 // through the table's methods.

@@ -360,15 +360,18 @@ func (ts *Tables) save(ctx context.Context, t *Table, d *delivery) error {
 	return nil
 }
 
-// remember caches an open table at its version; finished ones are read
-// rarely and are not worth the memory.
+// remember caches an open table at its version. A finished one is kept
+// only by a sole writer, whose next action in the channel (a new game, a
+// rematch) would otherwise read it back, with its delivery check, from the
+// store: a replica reads the store for that action anyway, and finished
+// tables are not worth its memory.
 func (ts *Tables) remember(t *Table) {
 	if t == nil {
 		return
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if !t.Phase.Open() {
+	if !t.Phase.Open() && !ts.trust {
 		delete(ts.cache, t.Channel)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/tttbot/tttbot/bot"
 	"github.com/tttbot/tttbot/game"
 	"github.com/tttbot/tttbot/internal/testkit"
+	"github.com/tttbot/tttbot/store"
 	"github.com/tttbot/tttbot/store/sqlite"
 	"github.com/tttbot/tttbot/table"
 )
@@ -38,6 +40,7 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 	h := NewHandler(bt, Options{PublicKey: s.Public, Now: now})
 	var channels, ids atomic.Uint64
 	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
 	b.RunParallel(func(pb *testing.PB) {
 		ch := strconv.FormatUint(910000000000100000+channels.Add(1), 10)
 		rng := rand.New(rand.NewPCG(1, channels.Load()))
@@ -79,4 +82,53 @@ func BenchmarkHTTPConnectFour(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkHTTPConnectFourMemory is BenchmarkHTTPConnectFour's request on
+// a memory store, one channel, its requests signed before the timer
+// starts: what is left is the CPU a request costs in this process (verify,
+// decode, the bot's action and reply, encode), without the database's
+// writer and fsync, whose waits make the durable benchmark's time per
+// request a poor measure of that CPU. The channel plays the same games
+// over and over: a game that ends starts the next with /ttt new.
+func BenchmarkHTTPConnectFourMemory(b *testing.B) {
+	s := newSigner(b)
+	bt := bot.New(bot.Options{Tables: table.NewTables(table.Options{Store: store.NewMemory(), Now: func() time.Time { return s.now }}), Records: store.NewMemory()})
+	h := NewHandler(bt, Options{PublicKey: s.Public, Now: func() time.Time { return s.now }})
+	const games = 20
+	rng := rand.New(rand.NewPCG(1, 2))
+	var bodies [][]byte
+	var headers []http.Header
+	add := func(user, sub string, opts ...testkit.Option) {
+		fields := testkit.CommandFields(channel, user, sub, 0, opts)
+		fields["ID"] = strconv.Itoa(1180000000000000000 + len(bodies))
+		r := s.request(testkit.Raw(b, "command.json", fields), s.now)
+		body, _ := io.ReadAll(r.Body)
+		bodies, headers = append(bodies, body), append(headers, r.Header)
+	}
+	for range games {
+		add(alice, "new", testkit.Opt("rows", 6), testkit.Opt("columns", 7), testkit.Opt("win", 4), testkit.Opt("gravity", true))
+		add(bob, "join")
+		g, _ := game.New(game.Rules{Rows: 6, Cols: 7, Win: 4, Gravity: true, Players: 2}, game.Fast, []rune("XO"))
+		for !g.Over() {
+			col := rng.IntN(7)
+			for g.ColumnFull(col) {
+				col = rng.IntN(7)
+			}
+			add([]string{alice, bob}[g.Turn()], "move", testkit.Opt("position", strconv.Itoa(col)))
+			g.Play(g.Turn(), game.Coord{Col: col})
+		}
+	}
+	r := httptest.NewRequest(http.MethodPost, "/interactions", nil)
+	n := 0
+	b.ReportAllocs()
+	defer reportCPU(b, cpuTime())
+	for b.Loop() {
+		r.Header, r.Body = headers[n], io.NopCloser(bytes.NewReader(bodies[n]))
+		w := serve(h, r)
+		if w.Code != http.StatusOK || bytes.Contains(w.Body.Bytes(), []byte(`"flags":64`)) {
+			b.Fatalf("request %d refused: %s", n, w.Body)
+		}
+		n = (n + 1) % len(bodies)
+	}
 }

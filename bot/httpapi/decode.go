@@ -19,7 +19,10 @@ import (
 // entitlements) is skipped, not decoded: decoding it was most of the cost of reading a request, a
 // button's message above all (docs/architecture.md). A field the bot starts to read must be added here, and to
 // TestDecodeKeepsWhatTheBotReads, or the HTTP endpoint will see it empty
-// where the gateway (which decodes discordgo's way) sees it.
+// where the gateway (which decodes discordgo's way) sees it. It is read by
+// hand (wireread.go), as json.Unmarshal would fill it from its tags, and
+// with it the type of the channel the interaction was sent from (is it a
+// thread? bot.FromThread), which discordgo's type has no place for.
 type wireInteraction struct {
 	ID          string                    `json:"id"`
 	AppID       string                    `json:"application_id"`
@@ -29,12 +32,8 @@ type wireInteraction struct {
 	ChannelID   string                    `json:"channel_id"`
 	Locale      discordgo.Locale          `json:"locale"`
 	GuildLocale *discordgo.Locale         `json:"guild_locale"`
-	Member      *struct {
-		User        *wireUser `json:"user"`
-		Nick        *string   `json:"nick"`
-		Permissions int64     `json:"permissions,string"`
-	} `json:"member"`
-	User *wireUser `json:"user"`
+	Member      *wireMember               `json:"member"`
+	User        *wireUser                 `json:"user"`
 	// AppPermissions and AuthorizingIntegrationOwners tell whether a game
 	// can be opened in a thread: what the bot may do in the channel, and
 	// whether the app is installed in the server ("0") or only to the user.
@@ -42,14 +41,21 @@ type wireInteraction struct {
 	AuthorizingIntegrationOwners map[discordgo.ApplicationIntegrationType]string `json:"authorizing_integration_owners"`
 	// Message is the message a pressed button sits on: only its ID, which
 	// a move clock's edit needs (bot's showing).
-	Message *struct {
-		ID string `json:"id"`
-	} `json:"message"`
-	Data json.RawMessage `json:"data"`
-	// Channel is the channel the interaction was sent from, kept raw:
-	// only its type is read (is it a thread? bot.FromThread), and a
-	// channel that does not decode, which discordgo skips, is no thread.
-	Channel json.RawMessage `json:"channel"`
+	Message *wireMessage    `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// wireMember is the member who acted in a server: their user, nickname
+// and permissions in the channel.
+type wireMember struct {
+	User        *wireUser `json:"user"`
+	Nick        *string   `json:"nick"`
+	Permissions int64     `json:"permissions,string"`
+}
+
+// wireMessage is the message a pressed button sits on: only its ID.
+type wireMessage struct {
+	ID string `json:"id"`
 }
 
 // wireUser is a user's ID and the names a thread named after them shows.
@@ -65,17 +71,20 @@ type wireUser struct {
 // interaction was sent from a thread, which discordgo's type cannot say.
 func decodeInteraction(body []byte) (_ *discordgo.Interaction, fromThread bool, _ error) {
 	var w wireInteraction
-	if err := json.Unmarshal(body, &w); err != nil {
+	fromThread, err := w.read(body) // wireread.go: as json.Unmarshal would fill w
+	if err != nil {
 		return nil, false, err
 	}
-	if len(w.Channel) > 0 {
-		var c struct {
-			Type discordgo.ChannelType `json:"type"`
-		}
-		if json.Unmarshal(w.Channel, &c) == nil {
-			fromThread = (&discordgo.Channel{Type: c.Type}).IsThread()
-		}
+	i, err := w.interaction()
+	if err != nil {
+		return nil, false, err
 	}
+	return i, fromThread, nil
+}
+
+// interaction is w as the discordgo type the bot serves, its data decoded
+// discordgo's way, by the interaction's type, whole.
+func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
 	i := &discordgo.Interaction{
 		ID: w.ID, AppID: w.AppID, Type: w.Type, Token: w.Token, GuildID: w.GuildID, ChannelID: w.ChannelID,
 		Locale: w.Locale, GuildLocale: w.GuildLocale,
@@ -106,9 +115,9 @@ func decodeInteraction(body []byte) (_ *discordgo.Interaction, fromThread bool, 
 		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](w.Data)
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return i, fromThread, nil
+	return i, nil
 }
 
 func (u *wireUser) user() *discordgo.User {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/tttbot/tttbot/internal/testkit"
 )
@@ -189,4 +190,107 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+}
+
+// readByTags is what wireInteraction.read stands in for: json.Unmarshal
+// (the v1 API, encoding/json's rules) on wireInteraction's tags, and the
+// channel's type read the same way, a channel that does not decode being
+// no thread.
+func readByTags(body []byte) (wireInteraction, bool, error) {
+	var w struct {
+		wireInteraction
+		Channel jsonv1.RawMessage `json:"channel"`
+	}
+	if err := jsonv1.Unmarshal(body, &w); err != nil {
+		return wireInteraction{}, false, err
+	}
+	fromThread := false
+	if len(w.Channel) > 0 {
+		var c struct {
+			Type discordgo.ChannelType `json:"type"`
+		}
+		if jsonv1.Unmarshal(w.Channel, &c) == nil {
+			fromThread = (&discordgo.Channel{Type: c.Type}).IsThread()
+		}
+	}
+	return w.wireInteraction, fromThread, nil
+}
+
+// sameRead reports how read and readByTags differ on body ("" when they
+// agree): both refuse it, or both fill the same fields and say the same of
+// its channel.
+func sameRead(body []byte) string {
+	want, wantThread, wantErr := readByTags(body)
+	var got wireInteraction
+	gotThread, gotErr := got.read(body)
+	switch {
+	case (gotErr != nil) != (wantErr != nil):
+		return fmt.Sprintf("read: %v, json.Unmarshal: %v", gotErr, wantErr)
+	case wantErr != nil:
+		return ""
+	case gotThread != wantThread:
+		return fmt.Sprintf("from a thread %v, json.Unmarshal says %v", gotThread, wantThread)
+	case !reflect.DeepEqual(got, want):
+		return fmt.Sprintf("read\n %+v\njson.Unmarshal\n %+v", got, want)
+	}
+	return ""
+}
+
+// readCases are bodies at the edges of encoding/json's rules for the
+// fields read: names matched by case folding, duplicates, nulls, wrong
+// kinds, ",string" numbers, escapes, invalid UTF-8.
+var readCases = []string{
+	``, `null`, `{}`, `[]`, `"x"`, `1`, `{} {}`, `{}x`, ` {} `, `{`, `{"id":"1"`, `{"id":}`,
+	`{"id":"1","ID":"2"}`, `{"Id":"1"}`, `{"ıd":"1"}`, `{"\u0069d":"1"}`, `{"i\u0064":"1","id":null}`, `{"id":1}`, `{"id":["1"]}`, `{"id":{"x":1}}`,
+	`{"id":"a\ud800b"}`, "{\"id\":\"a\xffb\"}", "{\"i\xffd\":\"1\"}", `{"id":"\u00e9\n"}`,
+	`{"type":2}`, `{"type":255}`, `{"type":256}`, `{"type":-1}`, `{"type":1.0}`, `{"type":1e0}`, `{"type":"2"}`, `{"type":null}`, `{"type":true}`, `{"TYPE":3}`, `{"type":2,"type":3}`,
+	`{"locale":"de","guild_locale":"ja"}`, `{"guild_locale":null}`, `{"guild_locale":"ja","guild_locale":null}`, `{"guild_locale":null,"guild_locale":"ja"}`, `{"guild_locale":1}`,
+	`{"member":null}`, `{"member":{}}`, `{"member":[]}`, `{"member":"x"}`, `{"member":{"nick":null}}`, `{"member":{"nick":"n"}}`, `{"member":{"nick":"n"},"member":{"permissions":"8"}}`,
+	`{"member":{"nick":"n"},"member":null}`, `{"member":{"user":{"id":"1","username":"u","global_name":"g","avatar":null}}}`, `{"member":{"user":null}}`, `{"member":{"user":{"id":1}}}`,
+	`{"member":{"permissions":"8"}}`, `{"member":{"permissions":8}}`, `{"member":{"permissions":"x"}}`, `{"member":{"permissions":"null"}}`, `{"member":{"permissions":null}}`,
+	`{"member":{"permissions":"-0"}}`, `{"member":{"permissions":"05"}}`, `{"member":{"permissions":"+5"}}`, `{"member":{"permissions":" 5"}}`, `{"member":{"permissions":"5 "}}`,
+	`{"member":{"permissions":"1e3"}}`, `{"member":{"permissions":"1.0"}}`, `{"member":{"permissions":""}}`, `{"member":{"permissions":"9223372036854775808"}}`, `{"member":{"permissions":"\u0035"}}`,
+	`{"member":{"permissions":"true"}}`, `{"member":{"permissions":"\"5\""}}`, `{"member":{"permissions":"nul"}}`,
+	`{"app_permissions":"2248473465835073"}`, `{"app_permissions":"-1"}`, `{"app_permissions":[]}`,
+	`{"user":{"id":"1"}}`, `{"user":{"id":"1"},"user":{"username":"u"}}`, `{"user":null}`, `{"user":{"id":"1"},"user":null}`, `{"user":5}`,
+	`{"authorizing_integration_owners":{"0":"9"}}`, `{"authorizing_integration_owners":{}}`, `{"authorizing_integration_owners":null}`, `{"authorizing_integration_owners":{"1":null}}`,
+	`{"authorizing_integration_owners":{"0":"9"},"authorizing_integration_owners":{"1":"8"}}`, `{"authorizing_integration_owners":{"0":"9"},"authorizing_integration_owners":null}`,
+	`{"authorizing_integration_owners":{"x":"9"}}`, `{"authorizing_integration_owners":{"-1":"9"}}`, `{"authorizing_integration_owners":{"01":"9"}}`, `{"authorizing_integration_owners":{"+1":"9"}}`,
+	`{"authorizing_integration_owners":{"1":"a","1":"b"}}`, `{"authorizing_integration_owners":{"1":5}}`, `{"authorizing_integration_owners":[]}`, `{"authorizing_integration_owners":{"18446744073709551616":"9"}}`,
+	`{"message":{"id":"5","content":"x"}}`, `{"message":null}`, `{"message":{}}`, `{"message":{"id":5}}`, `{"message":{"id":"5"},"message":{"x":1}}`,
+	`{"data":{"a":[1,2]}}`, `{"data":null}`, `{"data": {"a" : 1} }`, `{"data":1,"data":"x"}`, `{"DATA":[]}`,
+	`{"channel":{"type":11}}`, `{"channel":{"type":0}}`, `{"channel":{"type":"11"}}`, `{"channel":{"type":11.0}}`, `{"channel":{"type":null}}`, `{"channel":null}`, `{"channel":5}`,
+	`{"channel":[11]}`, `{"channel":{"type":11,"type":0}}`, `{"channel":{"type":0,"type":12}}`, `{"channel":{"type":"x","type":11}}`, `{"channel":{"TYPE":10}}`, `{"channel":{"type":11},"channel":{}}`,
+	`{"channel":{"type":99999999999999999999}}`, `{"channel":{"type":11,"parent":{"type":0}}}`,
+	`{"roles":[1,{"a":[]}],"id":"1"}`, `{"x":{"y":[{"z":null}]},"type":1}`, `{"x":[}`,
+}
+
+// TestReadAsUnmarshal holds the hand reader to json.Unmarshal on the
+// payloads the bot serves and at the edges of the rules; FuzzRead looks
+// further.
+func TestReadAsUnmarshal(t *testing.T) {
+	for name, body := range payloads(t) {
+		if diff := sameRead(body); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+	}
+	for _, body := range readCases {
+		if diff := sameRead([]byte(body)); diff != "" {
+			t.Errorf("%s: %s", body, diff)
+		}
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	for _, body := range payloads(f) {
+		f.Add(body)
+	}
+	for _, body := range readCases {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if diff := sameRead(body); diff != "" {
+			t.Fatalf("%q: %s", body, diff)
+		}
+	})
 }

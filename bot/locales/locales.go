@@ -63,6 +63,19 @@ type loaded struct {
 	have   map[string]bool
 	broken map[string]error
 	keys   []string // en-US's message IDs, sorted
+	// said is, by locale with a file and by en-US key, what go-i18n finds
+	// for a sentence said without a count: found once here, not at every
+	// Say (go-i18n's lookup, language matching and plural rule cost more
+	// than filling the sentence).
+	said map[string]map[string]found
+}
+
+// found is what go-i18n finds for a key (find): the sentence to fill, nil
+// when there is none (missing everywhere, or broken), and the error it
+// reports with it (missing in the locale, so en-US's; broken).
+type found struct {
+	sentence *sentence
+	err      error
 }
 
 var load = sync.OnceValue(func() *loaded { return parse(files) })
@@ -103,7 +116,26 @@ func parse(fsys fs.FS) *loaded {
 		}
 		l.have[locale] = true
 	}
+	l.said = make(map[string]map[string]found, len(l.have))
+	for locale := range l.have {
+		loc := i18n.NewLocalizer(l.bundle, locale)
+		said := make(map[string]found, len(l.keys))
+		for _, key := range l.keys {
+			said[key] = find(loc, key, nil)
+		}
+		l.said[locale] = said
+	}
 	return l
+}
+
+// find asks go-i18n which sentence loc says for key and count (nil: a
+// sentence that does not count), with the error it reports, without
+// filling it: go-i18n's own lookup, fallback to en-US and choice of
+// plural form, so the sentence filled is the one it would have filled.
+func find(loc *i18n.Localizer, key string, count any) found {
+	p := &probe{}
+	_, _, err := loc.LocalizeWithTag(&i18n.LocalizeConfig{MessageID: key, TemplateData: p, PluralCount: count, TemplateParser: sentenceParser{}})
+	return found{p.found, err}
 }
 
 // Catalog is every locale's Speaker, built once at start.
@@ -117,8 +149,9 @@ type Speaker struct {
 	locale   string
 	loc      *i18n.Localizer
 	log      *slog.Logger
-	fallback *Speaker  // en-US, for a message this locale cannot say; nil for en-US
-	missed   *sync.Map // keys already logged as missing
+	fallback *Speaker         // en-US, for a message this locale cannot say; nil for en-US
+	missed   *sync.Map        // keys already logged as missing
+	said     map[string]found // what go-i18n finds for each en-US key said without a count (loaded.said)
 }
 
 // New builds the catalog: a Speaker for each Discord locale that has a file,
@@ -138,11 +171,11 @@ func newCatalog(l *loaded, log *slog.Logger) *Catalog {
 	for locale, err := range l.broken {
 		log.Error("locale file unreadable; it speaks en-US", "locale", locale, "err", err)
 	}
-	en := &Speaker{locale: Default, loc: i18n.NewLocalizer(l.bundle, Default), log: log, missed: &sync.Map{}}
+	en := &Speaker{locale: Default, loc: i18n.NewLocalizer(l.bundle, Default), log: log, missed: &sync.Map{}, said: l.said[Default]}
 	c := &Catalog{speakers: map[string]*Speaker{Default: en}, fallback: en}
 	for locale := range l.have {
 		if locale != Default {
-			c.speakers[locale] = &Speaker{locale: locale, loc: i18n.NewLocalizer(l.bundle, locale), log: log, fallback: en, missed: &sync.Map{}}
+			c.speakers[locale] = &Speaker{locale: locale, loc: i18n.NewLocalizer(l.bundle, locale), log: log, fallback: en, missed: &sync.Map{}, said: l.said[locale]}
 		}
 	}
 	return c
@@ -172,7 +205,18 @@ func (s *Speaker) Locale() string { return s.locale }
 
 // Say returns the sentence key with data filled in.
 func (s *Speaker) Say(key string, data Data) string {
-	return s.say(key, nil, data)
+	return s.say(key, nil, data, nil)
+}
+
+// SayArgs is Say with the placeholders' values given as args instead of a
+// Data map: the same sentence, filled the same way, for the sentences
+// every board reply says, without the map (and the boxing of each value)
+// that Data costs.
+func (s *Speaker) SayArgs(key string, args ...Arg) string {
+	if args == nil {
+		args = []Arg{} // args, not data, even when there are none
+	}
+	return s.say(key, nil, nil, args)
 }
 
 // SayN returns the plural form of key for count, by the locale's CLDR
@@ -181,29 +225,37 @@ func (s *Speaker) SayN(key string, count int, data Data) string {
 	d := make(Data, len(data)+1)
 	maps.Copy(d, data)
 	d["Count"] = count
-	return s.say(key, count, d)
+	return s.say(key, count, d, nil)
 }
 
-func (s *Speaker) say(key string, count any, data Data) string {
-	cfg := &i18n.LocalizeConfig{MessageID: key, TemplateData: map[string]any(data), PluralCount: count}
-	if data == nil {
-		cfg.TemplateData = map[string]any{}
+// say fills the sentence go-i18n finds for key and count with data, or
+// with args when they are not nil (SayArgs). A
+// sentence said without a count was found once, at start (loaded.said);
+// one that counts is looked up each time (its plural form depends on the
+// count, by go-i18n's rules), and so is a key en-US lacks.
+func (s *Speaker) say(key string, count any, data Data, args []Arg) string {
+	f, ok := s.said[key]
+	if !ok || count != nil {
+		f = find(s.loc, key, count)
 	}
-	text, _, err := s.localize(cfg)
-	if err == nil {
+	var text string
+	if f.sentence != nil {
+		text = f.sentence.fill(data, args)
+	}
+	if f.err == nil {
 		return text
 	}
 	// go-i18n already fell back to en-US for a message this locale lacks,
 	// and returned its text with the error; a broken template returns none.
 	// Logged once a message, not once a reply.
 	if _, seen := s.missed.LoadOrStore(key, true); !seen {
-		s.log.Warn("message missing or broken", "locale", s.locale, "key", key, "err", err)
+		s.log.Warn("message missing or broken", "locale", s.locale, "key", key, "err", f.err)
 	}
 	if text != "" {
 		return text
 	}
 	if s.fallback != nil {
-		return s.fallback.say(key, count, data)
+		return s.fallback.say(key, count, data, args)
 	}
 	// A key en-US lacks is a bug in the code that asks for it (package
 	// bot's TestMessageKeys catches it); showing the key tells a reader

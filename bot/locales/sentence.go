@@ -83,30 +83,83 @@ type sentence struct {
 // value as text/template would (fmt's default format), and "<no value>"
 // for a name data lacks, as text/template does for a map.
 func (s *sentence) Execute(data any) (string, error) {
-	values, _ := data.(map[string]any)
-	if len(s.names) == 0 {
-		return s.text[0], nil
+	if p, ok := data.(*probe); ok {
+		p.found = s
+		return "", nil
 	}
-	var b strings.Builder
-	b.Grow(len(s.text[0]) + 16*len(s.names))
+	values, _ := data.(map[string]any)
+	return s.fill(values, nil), nil
+}
+
+// fill fills the placeholders from values, or from args when it is not
+// nil (Speaker.SayArgs), each written as Execute writes it.
+func (s *sentence) fill(values map[string]any, args []Arg) string {
+	if len(s.names) == 0 {
+		return s.text[0]
+	}
+	// Filled in a buffer on the stack, one allocation (the string) for a
+	// sentence of up to its size: a reply says several sentences.
+	var stack [256]byte
+	b := stack[:0]
 	for i, name := range s.names {
-		b.WriteString(s.text[i])
+		b = append(b, s.text[i]...)
+		if args != nil {
+			b = appendArg(b, name, args)
+			continue
+		}
 		v, ok := values[name]
 		if !ok {
-			b.WriteString("<no value>")
+			b = append(b, "<no value>"...)
 			continue
 		}
 		switch v := v.(type) {
 		case string:
-			b.WriteString(v)
+			b = append(b, v...)
 		case int:
-			b.WriteString(strconv.Itoa(v))
+			b = strconv.AppendInt(b, int64(v), 10)
 		case int64:
-			b.WriteString(strconv.FormatInt(v, 10))
+			b = strconv.AppendInt(b, v, 10)
 		default:
-			fmt.Fprint(&b, v)
+			b = fmt.Append(b, v)
 		}
 	}
-	b.WriteString(s.text[len(s.names)])
-	return b.String(), nil
+	b = append(b, s.text[len(s.names)]...)
+	return string(b)
 }
+
+// appendArg writes the value args give name, the last one if several do,
+// or "<no value>".
+func appendArg(b []byte, name string, args []Arg) []byte {
+	for i := len(args) - 1; i >= 0; i-- {
+		if a := args[i]; a.name == name {
+			if a.isNum {
+				return strconv.AppendInt(b, int64(a.num), 10)
+			}
+			return append(b, a.text...)
+		}
+	}
+	return append(b, "<no value>"...)
+}
+
+// Arg is a placeholder's value for SayArgs: text (Text) or a whole number
+// (Num), written as Say writes a string or an int.
+type Arg struct {
+	name  string
+	text  string
+	num   int
+	isNum bool
+}
+
+// Text is the placeholder name's value text.
+func Text(name, text string) Arg { return Arg{name: name, text: text} }
+
+// Num is the placeholder name's value n.
+func Num(name string, n int) Arg { return Arg{name: name, num: n, isNum: true} }
+
+// probe is template data that asks go-i18n which sentence it would fill:
+// the sentence records itself in found instead of being filled. Which
+// sentence go-i18n picks (the locale's or en-US's, which plural form) and
+// whether it reports an error depend on the key and the plural form, never
+// on the data, so Speaker asks once a key and fills the sentence itself
+// (locales.go).
+type probe struct{ found *sentence }

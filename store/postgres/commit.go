@@ -34,7 +34,11 @@ import (
 //   - cleared, armed: the won saves' clock deadlines;
 //   - firsts: the batch's own deliveries (Remember), those not recorded
 //     before returned.
-const batchStatement = `WITH input AS (
+//
+// finishedStatement extends it (saveWith and saveAnswer are its two parts).
+const batchStatement = saveWith + saveAnswer
+
+const saveWith = `WITH input AS (
 	SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[], $4::bigint[], $5::timestamptz[], $6::text[], $7::timestamptz[], $10::boolean[])
 		AS i(channel, guild, data, version, at, delivery, deadline, open_game)
 ), seen AS (
@@ -69,7 +73,9 @@ const batchStatement = `WITH input AS (
 	SELECT * FROM unnest($8::text[], $9::timestamptz[])
 	ON CONFLICT (id) DO NOTHING
 	RETURNING id
-)
+)`
+
+const saveAnswer = `
 SELECT 'dup', channel FROM seen
 UNION ALL SELECT 'won', channel FROM won
 UNION ALL SELECT 'first', id FROM firsts`
@@ -103,11 +109,13 @@ const (
 
 // committer writes PostgreSQL's batches with pgx's pipelines: a batch is
 // one round trip when it is one round of saves and deliveries (the common
-// batch of moves: one autocommitted statement), else one transaction of two
-// round trips, since a finished game's ratings are computed here from rows
-// read locked in the same transaction.
+// batch of moves: one autocommitted statement, finishedStatement when games
+// finish whose players' ratings it knows), else one transaction of two
+// round trips, since a finished game's ratings are then computed here from
+// rows read locked in the same transaction.
 type committer struct {
 	beforeCommit func(int)
+	known        known // the writer's own: only its goroutine commits
 }
 
 // Commit implements groupcommit.Committer.
@@ -131,18 +139,32 @@ func (c committer) Commit(ctx context.Context, conn *sql.Conn, b groupcommit.Bat
 func (c committer) commitTogether(ctx context.Context, pc *pgx.Conn, b groupcommit.Batch) (sent bool, err error) {
 	rounds := roundsOf(b.Ops)
 	simple := len(rounds) == 1 && b.PruneBefore.IsZero() && !slices.ContainsFunc(b.Ops, func(op *groupcommit.Op) bool {
-		return op.Kind == groupcommit.Probe || op.Kind == groupcommit.Save && op.Save.Result != nil
+		return op.Kind == groupcommit.Probe
 	})
+	finished := finishedKeys(b.Ops)
 	if simple { // autocommitted: one round trip, one flush
-		c.hook(len(b.Ops))
-		rows, err := pc.Query(ctx, batchStatement, statementArgs(rounds[0])...)
-		if err == nil {
-			err = answer(rows, rounds[0])
+		query, args, ok := batchStatement, statementArgs(rounds[0]), true
+		var after map[results.Key]table.Standing
+		if slices.ContainsFunc(b.Ops, func(op *groupcommit.Op) bool { return op.Save.Result != nil }) {
+			query = finishedStatement
+			args, after, ok = c.known.finishedArgs(rounds[0]) // else exchange reads the ratings
 		}
-		if err != nil {
-			return !unsent(err), fmt.Errorf("store: save batch: %w", err)
+		if ok {
+			c.hook(len(b.Ops))
+			rows, err := pc.Query(ctx, query, args...)
+			if err == nil {
+				err = answer(rows, rounds[0])
+			}
+			switch {
+			case err == nil:
+				c.known.remember(after)
+				return true, nil
+			case !stale(err):
+				c.known.forget(finished)
+				return !unsent(err), fmt.Errorf("store: save batch: %w", err)
+			}
+			c.known.forget(finished) // another replica rated them, or a game's save did not win
 		}
-		return true, nil
 	}
 	close := []string{"COMMIT"}
 	var pruneArgs []any
@@ -150,20 +172,37 @@ func (c committer) commitTogether(ctx context.Context, pc *pgx.Conn, b groupcomm
 		close = []string{qPrune, "COMMIT"}
 		pruneArgs = []any{groupcommit.SnowflakeAt(b.PruneBefore), b.PruneBefore.UTC()}
 	}
-	sent, err = c.exchange(ctx, pc, rounds, "BEGIN", close, pruneArgs, func() { c.hook(len(b.Ops)) })
+	cur, sent, err := c.exchange(ctx, pc, rounds, "BEGIN", close, pruneArgs, func() { c.hook(len(b.Ops)) })
+	if err != nil {
+		c.known.forget(finished)
+	} else {
+		c.known.remember(cur)
+	}
 	if err != nil && !sent {
 		err = fmt.Errorf("%w: %w", groupcommit.ErrOpFailed, err)
 	}
 	return sent, err
 }
 
+// finishedKeys are the rating rows the finished games among ops move.
+func finishedKeys(ops []*groupcommit.Op) []results.Key {
+	var games []*table.Result
+	for _, op := range ops {
+		if op.Kind == groupcommit.Save && op.Save.Result != nil {
+			games = append(games, op.Save.Result)
+		}
+	}
+	return results.Keys(games)
+}
+
 // commitAlone writes each of b's ops in a savepoint of its own.
 func (c committer) commitAlone(ctx context.Context, pc *pgx.Conn, b groupcommit.Batch) (sent bool, err error) {
+	c.known.forget(finishedKeys(b.Ops)) // whichever of its games commit, the next batch reads them again
 	if _, err := pc.Exec(ctx, "BEGIN"); err != nil {
 		return false, fmt.Errorf("store: begin: %w", err)
 	}
 	for _, op := range b.Ops {
-		if _, err := c.exchange(ctx, pc, [][]*groupcommit.Op{{op}}, "SAVEPOINT op", []string{"RELEASE SAVEPOINT op"}, nil, nil); err != nil {
+		if _, _, err := c.exchange(ctx, pc, [][]*groupcommit.Op{{op}}, "SAVEPOINT op", []string{"RELEASE SAVEPOINT op"}, nil, nil); err != nil {
 			op.Out = groupcommit.Result{Err: err}
 			if _, err := pc.Exec(ctx, "ROLLBACK TO SAVEPOINT op"); err != nil {
 				return false, fmt.Errorf("store: rollback to savepoint: %w", err)
@@ -200,9 +239,10 @@ func (c committer) hook(n int) {
 // computed: the won games' results, the ratings, and close (closeArgs are
 // close[0]'s when it takes any). A game whose swap lost has its players'
 // rows locked to no purpose (the channel moved on another replica, which
-// rates that game itself). sent says whether close may have run: a failure
-// before it left nothing behind.
-func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*groupcommit.Op, open string, close []string, closeArgs []any, beforeClose func()) (sent bool, err error) {
+// rates that game itself). It returns the standings of the rating rows it
+// locked, as close leaves them; sent says whether close may have run: a
+// failure before it left nothing behind.
+func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*groupcommit.Op, open string, close []string, closeArgs []any, beforeClose func()) (cur map[results.Key]table.Standing, sent bool, err error) {
 	var finished []*table.Result
 	for _, round := range rounds {
 		for _, op := range round {
@@ -213,9 +253,9 @@ func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*group
 	}
 	keys := results.Keys(finished)
 	fresh := results.Fresh(keys)
-	cur, err := lock(ctx, pc, rounds, open, keys, fresh)
+	cur, err = lock(ctx, pc, rounds, open, keys, fresh)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	second := &pgx.Batch{}
 	var rated []*table.Result
@@ -226,7 +266,7 @@ func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*group
 			}
 			row, err := results.RowOf(op.Save.Now, op.Save.Result, stamp)
 			if err != nil {
-				return false, fmt.Errorf("record result: %w", err)
+				return nil, false, fmt.Errorf("record result: %w", err)
 			}
 			second.Queue(qInsertResultWithPlayers, append(slices.Clip(row.Game), row.Players, row.Seats, row.Outcomes, row.Finishes, row.Places)...)
 			rated = append(rated, op.Save.Result)
@@ -234,7 +274,7 @@ func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*group
 	}
 	if wonKeys := results.Keys(rated); len(wonKeys) > 0 {
 		if err := results.Rate(cur, rated); err != nil {
-			return false, fmt.Errorf("rate result: %w", err)
+			return nil, false, fmt.Errorf("rate result: %w", err)
 		}
 		second.Queue(qUpdateRatings, updateArgs(wonKeys, cur)...)
 	}
@@ -249,9 +289,9 @@ func (c committer) exchange(ctx context.Context, pc *pgx.Conn, rounds [][]*group
 		beforeClose()
 	}
 	if err := pc.SendBatch(ctx, second).Close(); err != nil {
-		return !unsent(err), fmt.Errorf("store: commit batch: %w", err)
+		return nil, !unsent(err), fmt.Errorf("store: commit batch: %w", err)
 	}
-	return true, nil
+	return cur, true, nil
 }
 
 // lock is exchange's first round trip. It returns the standings of keys
@@ -393,7 +433,7 @@ func statementArgs(round []*groupcommit.Op) []any {
 // round it ran.
 func answer(rows pgx.Rows, round []*groupcommit.Op) error {
 	defer rows.Close()
-	got := map[string]map[string]bool{"dup": {}, "won": {}, "first": {}}
+	got := map[string]map[string]bool{"dup": {}, "won": {}, "first": {}, "checked": {}}
 	for rows.Next() {
 		var kind, key string
 		if err := rows.Scan(&kind, &key); err != nil {

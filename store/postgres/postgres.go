@@ -99,7 +99,7 @@ func open(ctx context.Context, url string, beforeCommit func(int)) (*Store, erro
 	wdb.SetMaxIdleConns(1)
 	wdb.SetConnMaxIdleTime(pgIdle)
 	s := &Store{Reader: sqlread.Reader{DB: dollarDB{db}, Stamp: stamp, Retry: retry}, db: db, wdb: wdb}
-	s.w = groupcommit.Start(wdb, committer{beforeCommit: beforeCommit})
+	s.w = groupcommit.Start(wdb, committer{beforeCommit: beforeCommit, known: known{}})
 	s.Saves = groupcommit.NewSaves(s.w)
 	return s, nil
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,6 +23,11 @@ const (
 			VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (channel) DO NOTHING`
 	qUpdateTable = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?, open_game = ?
 			WHERE channel = ? AND version = ?`
+	// qUpdateTableSameOpen is qUpdateTable for a row whose open_game is
+	// known to keep its value (written): not setting it leaves the index of
+	// open games alone.
+	qUpdateTableSameOpen = `UPDATE channel_tables SET data = ?, guild = ?, version = version + 1, updated_at = ?
+			WHERE channel = ? AND version = ?`
 	qDeleteDeadline = `DELETE FROM clock_deadlines WHERE channel = ?`
 	qSetDeadline    = `INSERT INTO clock_deadlines (channel, due_at) VALUES (?, ?)
 			ON CONFLICT (channel) DO UPDATE SET due_at = excluded.due_at`
@@ -33,17 +39,16 @@ const (
 	// A finished game's result and its players' ratings: a dozen
 	// statements a game, which parsing made cost as much as a game's moves.
 	qInsertResultPlayer = `INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES (?, ?, ?, ?, ?, ?, ?)`
-	qNewRating          = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 0)
-			ON CONFLICT (scope, kind, player) DO NOTHING`
-	qReadRating   = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
-	qUpdateRating = `UPDATE ratings SET mu = ?, sigma = ?, games = ? WHERE scope = ? AND kind = ? AND player = ?`
+	qReadRating         = `SELECT mu, sigma, games FROM ratings WHERE scope = ? AND kind = ? AND player = ?`
+	qWriteRating        = `INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (scope, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games`
 )
 
 // prepareWriter prepares the writer's statements on wdb; one that fails to
 // prepare runs as text.
 func (st *statements) prepareWriter(ctx context.Context, wdb *sql.DB) {
-	for _, q := range []string{qRecordDelivery, qForgetDelivery, qInsertTable, qUpdateTable, qDeleteDeadline, qSetDeadline,
-		results.Insert, qInsertResultPlayer, qNewRating, qReadRating, qUpdateRating} {
+	for _, q := range []string{qRecordDelivery, qForgetDelivery, qInsertTable, qUpdateTable, qUpdateTableSameOpen, qDeleteDeadline, qSetDeadline,
+		results.Insert, qInsertResultPlayer, qReadRating, qWriteRating} {
 		st.prepared(ctx, wdb, q)
 	}
 }
@@ -54,6 +59,7 @@ func (st *statements) prepareWriter(ctx context.Context, wdb *sql.DB) {
 type committer struct {
 	wdb          *sql.DB
 	stmts        *statements
+	written      *written
 	beforeCommit func(int)
 }
 
@@ -157,6 +163,7 @@ func (c committer) Commit(ctx context.Context, conn *sql.Conn, b groupcommit.Bat
 	if err := sqlTx.Commit(); err != nil {
 		return true, fmt.Errorf("store: commit: %w", err)
 	}
+	c.written.committed(b.Ops)
 	return true, nil
 }
 
@@ -182,8 +189,9 @@ func (t tx) apply(ctx context.Context, op *groupcommit.Op) groupcommit.Result {
 // deadline. A lost swap (OK=false) and a delivery recorded before (Dup) are
 // this save's answers, not errors, and leave nothing written: the delivery
 // goes first, so a duplicate has written nothing yet, and a lost swap
-// deletes the delivery it just recorded. A finished game's result is
-// written by recordResults.
+// deletes the delivery it just recorded. What the row is known to hold
+// (written) spares the statements that would write nothing new. A
+// finished game's result is written by recordResults.
 func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 	fail := func(err error) groupcommit.Result { return groupcommit.Result{Err: fmt.Errorf("save table: %w", err)} }
 	if save.Delivery != "" {
@@ -197,9 +205,13 @@ func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 	}
 	var res sql.Result
 	var err error
-	if save.Version == 0 {
+	prior, known := t.c.written.prior(save)
+	switch {
+	case save.Version == 0:
 		res, err = t.exec(ctx, qInsertTable, save.Channel, save.Guild, save.Data, stamp(save.Now), save.Open)
-	} else {
+	case known && prior.open == save.Open:
+		res, err = t.exec(ctx, qUpdateTableSameOpen, save.Data, save.Guild, stamp(save.Now), save.Channel, save.Version)
+	default:
 		res, err = t.exec(ctx, qUpdateTable, save.Data, save.Guild, stamp(save.Now), save.Open, save.Channel, save.Version)
 	}
 	if err != nil {
@@ -215,9 +227,11 @@ func (t tx) save(ctx context.Context, save table.Save) groupcommit.Result {
 		}
 		return groupcommit.Result{}
 	}
-	if save.Deadline.IsZero() {
+	switch {
+	case save.Deadline.IsZero() && known && !prior.deadline: // nothing to delete
+	case save.Deadline.IsZero():
 		_, err = t.exec(ctx, qDeleteDeadline, save.Channel)
-	} else {
+	default:
 		_, err = t.exec(ctx, qSetDeadline, save.Channel, stamp(save.Deadline))
 	}
 	if err != nil {
@@ -262,8 +276,15 @@ func (t tx) insertResult(ctx context.Context, now time.Time, r *table.Result) er
 	if err != nil {
 		return err
 	}
-	var id int64
-	if err := t.queryRow(ctx, results.Insert, row.Game...).Scan(&id); err != nil {
+	// Run as an exec, the row RETURNING gives is stepped past unread: its
+	// id is the rowid just inserted, and a Result costs less than the Rows
+	// a query reads it through.
+	res, err := t.exec(ctx, results.Insert, row.Game...)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
 		return err
 	}
 	for i, p := range row.Players {
@@ -274,9 +295,12 @@ func (t tx) insertResult(ctx context.Context, now time.Time, r *table.Result) er
 	return nil
 }
 
-// rate moves the ratings of rs's players by their games: each row created
-// if new and read (the transaction holds the write lock from BEGIN), all
-// computed, then written.
+// rate moves the ratings of rs's players by their games: each row read (a
+// player's first game of a kind in a scope has none: its standing is
+// fresh), all computed, then each written, created if new. The
+// transaction holds the write lock from BEGIN, so nothing changes a row
+// between its read and its write; a row is read and written by two
+// statements, not created, read and updated by three.
 func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	keys := results.Keys(rs)
 	if len(keys) == 0 {
@@ -285,11 +309,9 @@ func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	fresh := results.Fresh(keys)
 	cur := make(map[results.Key]table.Standing, len(keys))
 	for i, k := range keys {
-		if _, err := t.exec(ctx, qNewRating, k.Scope, k.Kind.String(), k.Player, fresh[i].Rating.Mu, fresh[i].Rating.Sigma); err != nil {
-			return err
-		}
 		st := fresh[i]
-		if err := t.queryRow(ctx, qReadRating, k.Scope, k.Kind.String(), k.Player).Scan(&st.Rating.Mu, &st.Rating.Sigma, &st.Games); err != nil {
+		err := t.queryRow(ctx, qReadRating, k.Scope, k.Kind.String(), k.Player).Scan(&st.Rating.Mu, &st.Rating.Sigma, &st.Games)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		cur[k] = st
@@ -299,7 +321,7 @@ func (t tx) rate(ctx context.Context, rs []*table.Result) error {
 	}
 	for _, k := range keys {
 		st := cur[k]
-		if _, err := t.exec(ctx, qUpdateRating, st.Rating.Mu, st.Rating.Sigma, st.Games, k.Scope, k.Kind.String(), k.Player); err != nil {
+		if _, err := t.exec(ctx, qWriteRating, k.Scope, k.Kind.String(), k.Player, st.Rating.Mu, st.Rating.Sigma, st.Games); err != nil {
 			return err
 		}
 	}

@@ -115,7 +115,7 @@ func openLocked(ctx context.Context, path string, opt options) (*Store, error) {
 	st := &statements{}
 	st.prepareWriter(ctx, wdb)
 	s := &Store{Reader: sqlread.Reader{DB: preparedDB{db, st}, Stamp: stamp}, db: db, wdb: wdb, stmts: st}
-	s.w = groupcommit.Start(wdb, committer{wdb: wdb, stmts: st, beforeCommit: opt.beforeCommit})
+	s.w = groupcommit.Start(wdb, committer{wdb: wdb, stmts: st, written: &written{}, beforeCommit: opt.beforeCommit})
 	s.Saves = groupcommit.NewSaves(s.w)
 	return s, nil
 }

@@ -1,0 +1,435 @@
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// read fills w from an interaction's JSON token by token, as json.Unmarshal
+// (the v1 API: encoding/json's rules) fills it from its tags, and reads
+// whether the channel it came from is a thread.
+//
+// Why by hand: every request is decoded, and Unmarshal's reflection over
+// wireInteraction was most of that cost (BenchmarkDecode). The rules kept
+// are the ones encoding/json applies to these fields: a name matches its
+// field exactly or by strings.EqualFold; a later duplicate wins (an object
+// field is filled again, a pointer to one reused); null leaves a string or
+// number as it was and sets a pointer or map to nil; a wrong kind is an
+// error; ",string" numbers are a string holding a number; invalid UTF-8
+// becomes U+FFFD. TestReadAsUnmarshal and FuzzRead hold it to
+// json.Unmarshal on wireInteraction.
+func (w *wireInteraction) read(body []byte) (fromThread bool, err error) {
+	r := readers.Get().(*reader)
+	defer func() {
+		r.buf, r.body = bytes.Buffer{}, nil // keep no request's bytes
+		r.dec.Reset(&r.buf)
+		readers.Put(r)
+	}()
+	r.body, r.buf = body, *bytes.NewBuffer(body)
+	r.dec.Reset(&r.buf, readOptions...)
+	fromThread, err = r.interaction(w)
+	if err != nil {
+		return false, err
+	}
+	if _, err := r.dec.ReadToken(); err != io.EOF { // one value, then nothing
+		return false, errors.New("json: data after the interaction")
+	}
+	return fromThread, nil
+}
+
+// readOptions are v1's tolerances: duplicate names, invalid UTF-8.
+var readOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// A reader reads one interaction; they are pooled, a request borrowing one.
+type reader struct {
+	body []byte       // the JSON, which raw values are cut from
+	buf  bytes.Buffer // body, which the decoder reads in place
+	dec  jsontext.Decoder
+}
+
+var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// errKind is a value of the wrong kind for its field.
+var errKind = errors.New("json: a value of the wrong kind")
+
+// open reads the start of the object that comes next: ok is false for
+// null, which is all there is to read; another kind of value is an error.
+func (r *reader) open() (ok bool, err error) {
+	tok, err := r.dec.ReadToken()
+	switch {
+	case err != nil:
+		return false, err
+	case tok.Kind() == 'n':
+		return false, nil
+	case tok.Kind() != '{':
+		return false, r.wrongKind(tok.Kind())
+	}
+	return true, nil
+}
+
+// next reads the name of the object's next member, whose value the caller
+// then reads or skips; more is false at the object's end, which it reads.
+func (r *reader) next() (name jsontext.Token, more bool, err error) {
+	if r.dec.PeekKind() == '}' {
+		_, err := r.dec.ReadToken()
+		return jsontext.Token{}, false, err
+	}
+	name, err = r.dec.ReadToken()
+	return name, err == nil, err
+}
+
+// skipRest skips the rest of a value whose first token, of kind k, was read.
+func (r *reader) skipRest(k jsontext.Kind) error {
+	if k != '{' && k != '[' {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		tok, err := r.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return nil
+}
+
+// is reports whether an object's name names the field json (its tag), as
+// encoding/json matches them.
+func is(name, json string) bool { return name == json || strings.EqualFold(name, json) }
+
+// str reads a string into *s; null leaves it.
+func (r *reader) str(s *string) error {
+	tok, err := r.dec.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case tok.Kind() == '"':
+		*s = tok.String()
+	case tok.Kind() != 'n':
+		return r.wrongKind(tok.Kind())
+	}
+	return nil
+}
+
+// strPtr reads a string into a new *s (reused if there is one); null sets
+// it to nil.
+func (r *reader) strPtr(s **string) error {
+	tok, err := r.dec.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case tok.Kind() == 'n':
+		*s = nil
+	case tok.Kind() == '"':
+		if *s == nil {
+			*s = new(string)
+		}
+		**s = tok.String()
+	default:
+		return r.wrongKind(tok.Kind())
+	}
+	return nil
+}
+
+// locale reads a locale into a new *l (reused if there is one); null sets
+// it to nil.
+func (r *reader) locale(l **discordgo.Locale) error {
+	s := (*string)(*l)
+	err := r.strPtr(&s)
+	*l = (*discordgo.Locale)(s)
+	return err
+}
+
+// wrongKind skips the value of a token of the wrong kind, and says so.
+func (r *reader) wrongKind(k jsontext.Kind) error {
+	if err := r.skipRest(k); err != nil {
+		return err
+	}
+	return errKind
+}
+
+// uint reads a number that is a whole number within bits bits; null
+// leaves *n.
+func (r *reader) uint(n *uint64, bits int) error {
+	tok, err := r.dec.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case tok.Kind() == '0':
+		v, err := strconv.ParseUint(tok.String(), 10, bits)
+		if err != nil {
+			return err
+		}
+		*n = v
+	case tok.Kind() != 'n':
+		return r.wrongKind(tok.Kind())
+	}
+	return nil
+}
+
+// quotedInt reads a ",string" int64: a string holding a whole number,
+// which json's v1 API parses as Go does (strconv.ParseInt), or null, or the
+// string "null", both leaving *n.
+func (r *reader) quotedInt(n *int64) error {
+	tok, err := r.dec.ReadToken()
+	switch {
+	case err != nil:
+		return err
+	case tok.Kind() == 'n':
+		return nil
+	case tok.Kind() != '"':
+		return r.wrongKind(tok.Kind())
+	}
+	s := tok.String()
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if s == "null" {
+			return nil
+		}
+		return err
+	}
+	*n = v
+	return nil
+}
+
+// raw reads the next value as it is written, cut from the body.
+func (r *reader) raw() ([]byte, error) {
+	v, err := r.dec.ReadValue()
+	if err != nil {
+		return nil, err
+	}
+	end := int(r.dec.InputOffset())
+	return r.body[end-len(v) : end : end], nil
+}
+
+// interaction reads the top level: the fields wireInteraction names, the
+// rest skipped.
+func (r *reader) interaction(w *wireInteraction) (fromThread bool, err error) {
+	if ok, err := r.open(); !ok {
+		return false, err
+	}
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return fromThread, err
+		}
+		switch name := tok.String(); {
+		case is(name, "id"):
+			err = r.str(&w.ID)
+		case is(name, "application_id"):
+			err = r.str(&w.AppID)
+		case is(name, "type"):
+			n := uint64(w.Type)
+			err = r.uint(&n, 8)
+			w.Type = discordgo.InteractionType(n)
+		case is(name, "token"):
+			err = r.str(&w.Token)
+		case is(name, "guild_id"):
+			err = r.str(&w.GuildID)
+		case is(name, "channel_id"):
+			err = r.str(&w.ChannelID)
+		case is(name, "locale"):
+			err = r.str((*string)(&w.Locale))
+		case is(name, "guild_locale"):
+			err = r.locale(&w.GuildLocale)
+		case is(name, "member"):
+			err = r.member(&w.Member)
+		case is(name, "user"):
+			err = r.user(&w.User)
+		case is(name, "app_permissions"):
+			err = r.quotedInt(&w.AppPermissions)
+		case is(name, "authorizing_integration_owners"):
+			err = r.owners(&w.AuthorizingIntegrationOwners)
+		case is(name, "message"):
+			err = r.message(&w.Message)
+		case is(name, "data"):
+			w.Data, err = r.raw()
+		case is(name, "channel"):
+			fromThread, err = r.channel()
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// member reads the member who acted (in a server): a pointer to one
+// already read is filled again, null sets it to nil.
+func (r *reader) member(p **wireMember) error {
+	ok, err := r.open()
+	if !ok {
+		*p = nil
+		return err
+	}
+	if *p == nil {
+		*p = &wireMember{}
+	}
+	m := *p
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return err
+		}
+		switch name := tok.String(); {
+		case is(name, "user"):
+			err = r.user(&m.User)
+		case is(name, "nick"):
+			err = r.strPtr(&m.Nick)
+		case is(name, "permissions"):
+			err = r.quotedInt(&m.Permissions)
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// user reads a user, as member reads a member.
+func (r *reader) user(p **wireUser) error {
+	ok, err := r.open()
+	if !ok {
+		*p = nil
+		return err
+	}
+	if *p == nil {
+		*p = &wireUser{}
+	}
+	u := *p
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return err
+		}
+		switch name := tok.String(); {
+		case is(name, "id"):
+			err = r.str(&u.ID)
+		case is(name, "username"):
+			err = r.str(&u.Username)
+		case is(name, "global_name"):
+			err = r.str(&u.GlobalName)
+		default:
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// message reads the message a pressed button sits on, as member reads a
+// member: only its ID.
+func (r *reader) message(p **wireMessage) error {
+	ok, err := r.open()
+	if !ok {
+		*p = nil
+		return err
+	}
+	if *p == nil {
+		*p = &wireMessage{}
+	}
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return err
+		}
+		if is(tok.String(), "id") {
+			err = r.str(&(*p).ID)
+		} else {
+			err = r.dec.SkipValue()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// owners reads authorizing_integration_owners: an object whose names are
+// whole numbers (an integration type) and whose values are strings, null
+// being "" (a map's element starts at zero); a map already read is added
+// to, null sets it to nil.
+func (r *reader) owners(p *map[discordgo.ApplicationIntegrationType]string) error {
+	ok, err := r.open()
+	if !ok {
+		*p = nil
+		return err
+	}
+	if *p == nil {
+		*p = map[discordgo.ApplicationIntegrationType]string{}
+	}
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return err
+		}
+		key, err := strconv.ParseUint(tok.String(), 10, strconv.IntSize)
+		if err != nil {
+			return err
+		}
+		var s string
+		if err := r.str(&s); err != nil {
+			return err
+		}
+		(*p)[discordgo.ApplicationIntegrationType(key)] = s
+	}
+}
+
+// channel reads whether the channel the interaction came from is a
+// thread, by its type. A channel that does not read as one (not an object,
+// a type that is not a whole number) is no thread, and no error: the bot
+// reads nothing else of it.
+func (r *reader) channel() (bool, error) {
+	tok, err := r.dec.ReadToken()
+	if err != nil {
+		return false, err
+	}
+	if tok.Kind() != '{' {
+		return false, r.skipRest(tok.Kind())
+	}
+	var typ int64
+	broken := false
+	for {
+		tok, more, err := r.next()
+		if err != nil {
+			return false, err
+		}
+		if !more {
+			break
+		}
+		if !is(tok.String(), "type") {
+			if err := r.dec.SkipValue(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		switch tok, err := r.dec.ReadToken(); {
+		case err != nil:
+			return false, err
+		case tok.Kind() == '0':
+			n, err := strconv.ParseInt(tok.String(), 10, strconv.IntSize)
+			broken = broken || err != nil
+			typ = n
+		case tok.Kind() != 'n':
+			broken = true
+			if err := r.skipRest(tok.Kind()); err != nil {
+				return false, err
+			}
+		}
+	}
+	return !broken && (&discordgo.Channel{Type: discordgo.ChannelType(typ)}).IsThread(), nil
+}
