@@ -3,9 +3,9 @@ package table
 import (
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tttbot/tttbot/game"
+	"github.com/tttbot/tttbot/internal/jsonstr"
 )
 
 // The stored table is encoding/json's output for Table, byte for byte: its
@@ -23,11 +23,11 @@ import (
 // unusable, when a time cannot be written in RFC 3339.
 func appendTable(dst []byte, t *Table) (_ []byte, ok bool) {
 	b := append(dst, `{"guild":`...)
-	b = appendString(b, t.Guild)
+	b = jsonstr.Append(b, t.Guild)
 	b = append(b, `,"channel":`...)
-	b = appendString(b, t.Channel)
+	b = jsonstr.Append(b, t.Channel)
 	b = append(b, `,"creator":`...)
-	b = appendString(b, t.Creator)
+	b = jsonstr.Append(b, t.Creator)
 	b = append(b, `,"rules":`...)
 	b = appendRules(b, t.Rules)
 	b = append(b, `,"engine":`...)
@@ -46,14 +46,14 @@ func appendTable(dst []byte, t *Table) (_ []byte, ok bool) {
 		b = append(b, ']')
 	}
 	b = append(b, `,"phase":`...)
-	b = appendString(b, string(t.Phase))
+	b = jsonstr.Append(b, string(t.Phase))
 	if len(t.Moves) > 0 {
 		b = append(b, `,"moves":`...)
 		b = appendHistory(b, t.Moves)
 	}
 	if t.EndReason != NotEnded {
 		b = append(b, `,"end_reason":`...)
-		b = appendString(b, t.EndReason.String())
+		b = jsonstr.Append(b, t.EndReason.String())
 	}
 	b = append(b, `,"number":`...)
 	b = strconv.AppendInt(b, int64(t.Number), 10)
@@ -97,16 +97,16 @@ func appendSeat(b []byte, s Seat) []byte {
 	b = append(b, '{')
 	if s.User != "" {
 		b = append(b, `"user":`...)
-		b = appendString(b, s.User)
+		b = jsonstr.Append(b, s.User)
 		b = append(b, ',')
 	}
 	if s.Kind.Computer() {
 		b = append(b, `"ai":`...)
-		b = appendString(b, s.Kind.String())
+		b = jsonstr.Append(b, s.Kind.String())
 		b = append(b, ',')
 	}
 	b = append(b, `"token":`...)
-	b = appendString(b, s.Token)
+	b = jsonstr.Append(b, s.Token)
 	if s.Agreed {
 		b = append(b, `,"agreed":true`...)
 	}
@@ -147,7 +147,7 @@ func appendStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = jsonstr.Append(b, s)
 	}
 	return append(b, ']')
 }
@@ -223,11 +223,11 @@ func (s *Shown) append(b []byte) (_ []byte, ok bool) {
 	}
 	if s.App != "" {
 		field(`"app":`)
-		b = appendString(b, s.App)
+		b = jsonstr.Append(b, s.App)
 	}
 	if s.Token != "" {
 		field(`"token":`)
-		b = appendString(b, s.Token)
+		b = jsonstr.Append(b, s.Token)
 	}
 	if !s.At.IsZero() {
 		field(`"at":`)
@@ -237,11 +237,11 @@ func (s *Shown) append(b []byte) (_ []byte, ok bool) {
 	}
 	if s.Message != "" {
 		field(`"message":`)
-		b = appendString(b, s.Message)
+		b = jsonstr.Append(b, s.Message)
 	}
 	if s.Locale != "" {
 		field(`"locale":`)
-		b = appendString(b, s.Locale)
+		b = jsonstr.Append(b, s.Locale)
 	}
 	return append(b, '}'), true
 }
@@ -249,7 +249,7 @@ func (s *Shown) append(b []byte) (_ []byte, ok bool) {
 func (th *threadState) appendFields(b []byte) (_ []byte, ok bool) {
 	if th.Parent != "" {
 		b = append(b, `,"thread_parent":`...)
-		b = appendString(b, th.Parent)
+		b = jsonstr.Append(b, th.Parent)
 	}
 	if !th.ArchiveAt.IsZero() {
 		b = append(b, `,"archive_at":`...)
@@ -270,71 +270,15 @@ func (th *threadState) appendFields(b []byte) (_ []byte, ok bool) {
 func (ts *tournamentState) appendFields(b []byte) []byte {
 	if g := ts.Tournament; g != nil {
 		b = append(b, `,"tournament":{"channel":`...)
-		b = appendString(b, g.Channel)
+		b = jsonstr.Append(b, g.Channel)
 		b = append(b, `,"tournament":`...)
-		b = appendString(b, g.Tournament)
+		b = jsonstr.Append(b, g.Tournament)
 		b = append(b, `,"game":`...)
-		b = appendString(b, g.Game)
+		b = jsonstr.Append(b, g.Game)
 		b = append(b, '}')
 	}
 	if ts.Reported {
 		b = append(b, `,"reported":true`...)
 	}
 	return b
-}
-
-// jsonHex are the digits of encoding/json's \u escapes.
-const jsonHex = "0123456789abcdef"
-
-// appendString appends s quoted as encoding/json quotes a string with HTML
-// escaping (its default): ", \ and control characters escaped, <, > and &
-// as \u003c, \u003e, \u0026, U+2028 and U+2029 as \u2028 and \u2029, and
-// each byte of invalid UTF-8 as \ufffd.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', jsonHex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

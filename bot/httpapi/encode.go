@@ -3,11 +3,11 @@ package httpapi
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/tttbot/tttbot/bot"
+	"github.com/tttbot/tttbot/internal/jsonstr"
 )
 
 // appendResponse appends resp's inline wire form (no files) to dst: the
@@ -44,7 +44,7 @@ func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 			dst = append(dst, `"content":null,"embeds":null,`...)
 		} else if d.Content != "" {
 			dst = append(dst, `"content":`...)
-			dst = appendString(dst, d.Content)
+			dst = jsonstr.Append(dst, d.Content)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"components":`...)
@@ -62,7 +62,7 @@ func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 					if k > 0 {
 						dst = append(dst, ',')
 					}
-					dst = appendString(dst, string(p))
+					dst = jsonstr.Append(dst, string(p))
 				}
 				dst = append(dst, ']')
 			}
@@ -132,7 +132,7 @@ func appendComponents(dst []byte, cs []discordgo.MessageComponent) ([]byte, bool
 			dst = appendType(dst, c.Type())
 		case discordgo.TextDisplay:
 			dst = append(dst, `{"content":`...)
-			dst = appendString(dst, c.Content)
+			dst = jsonstr.Append(dst, c.Content)
 			dst = appendType(dst, c.Type())
 		case discordgo.MediaGallery:
 			if dst, ok = appendGallery(dst, c); !ok {
@@ -152,7 +152,7 @@ func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
 		c.Style = discordgo.PrimaryButton // as Button.MarshalJSON does
 	}
 	dst = append(dst, `{"label":`...)
-	dst = appendString(dst, c.Label)
+	dst = jsonstr.Append(dst, c.Label)
 	dst = append(dst, `,"style":`...)
 	dst = strconv.AppendInt(dst, int64(c.Style), 10)
 	dst = append(dst, `,"disabled":`...)
@@ -166,7 +166,7 @@ func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
 				dst = append(dst, '"')
 				dst = append(dst, f.name...)
 				dst = append(dst, `":`...)
-				dst = appendString(dst, f.value)
+				dst = jsonstr.Append(dst, f.value)
 				sep = ","
 			}
 		}
@@ -181,7 +181,7 @@ func appendButton(dst []byte, c discordgo.Button) ([]byte, bool) {
 			dst = append(dst, `,"`...)
 			dst = append(dst, f.name...)
 			dst = append(dst, `":`...)
-			dst = appendString(dst, f.value)
+			dst = jsonstr.Append(dst, f.value)
 		}
 	}
 	dst = appendID(dst, c.ID)
@@ -206,11 +206,11 @@ func appendGallery(dst []byte, c discordgo.MediaGallery) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"media":{"url":`...)
-			dst = appendString(dst, it.Media.URL)
+			dst = jsonstr.Append(dst, it.Media.URL)
 			dst = append(dst, '}')
 			if it.Description != nil {
 				dst = append(dst, `,"description":`...)
-				dst = appendString(dst, *it.Description)
+				dst = jsonstr.Append(dst, *it.Description)
 			}
 			dst = append(dst, `,"spoiler":`...)
 			dst = strconv.AppendBool(dst, it.Spoiler)
@@ -243,62 +243,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 		if k > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, s)
+		dst = jsonstr.Append(dst, s)
 	}
 	return append(dst, ']')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string the way encoding/json does by
-// default: <, > and & as \u escapes (HTML-safe), control characters
-// escaped, invalid UTF-8 as U+FFFD, and U+2028/U+2029 escaped.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
