@@ -110,7 +110,8 @@ func tablesOf(tb testing.TB, db *sql.DB) map[string][]string {
 
 // writeReleased writes testdata/released/SCHEMA.sql for each schema in
 // git's history of the migrations: that schema's migrations as they were
-// then, and testdata/v5.sql's rows on the columns the schema has. It needs
+// then, with testdata/v5.sql's rows inserted once the schema they were
+// written at is reached (storetest.RowsVersion), on the columns it has. It needs
 // TEST_DATABASE_URL: the schemas are built on the server to learn their
 // columns.
 func writeReleased(t *testing.T) {
@@ -132,10 +133,14 @@ func writeReleased(t *testing.T) {
 		fmt.Fprintf(&b, "-- tttbot's PostgreSQL store at schema %s, as the main line had it at %s, holding\n", r.Name(), r.Commit[:12])
 		fmt.Fprintf(&b, "-- testdata/v5.sql's rows on the columns it has. Written by TestUpgradeFromEveryReleasedSchema -update-released.\n\n")
 		b.WriteString("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL);\n\n")
-		for _, m := range r.Migrations {
-			fmt.Fprintf(&b, "-- %s\n%s\n", m.Name, strings.TrimSpace(m.SQL))
-			fmt.Fprintf(&b, "INSERT INTO schema_migrations (version, name) VALUES (%d, %s);\n\n", m.Version, literal(m.Name))
+		migrate := func(ms []storetest.Migration) {
+			for _, m := range ms {
+				fmt.Fprintf(&b, "-- %s\n%s\n", m.Name, strings.TrimSpace(m.SQL))
+				fmt.Fprintf(&b, "INSERT INTO schema_migrations (version, name) VALUES (%d, %s);\n\n", m.Version, literal(m.Name))
+			}
 		}
+		upTo, after := r.Split(storetest.RowsVersion)
+		migrate(upTo)
 		scratch := mustSQL(t, utcURL(storetest.PostgresURL(t)))
 		if _, err := scratch.Exec(b.String()); err != nil {
 			t.Fatalf("schema %s: %v", r.Name(), err)
@@ -157,6 +162,8 @@ func writeReleased(t *testing.T) {
 				fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES (%s);\n", table, strings.Join(cols, ", "), strings.Join(vals, ", "))
 			})
 		}
+		b.WriteString("\n")
+		migrate(after)
 		b.WriteString("SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);\n")
 		path := filepath.Join("testdata/released", r.Name()+".sql")
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {

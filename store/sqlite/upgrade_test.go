@@ -93,7 +93,8 @@ func readAll(tb testing.TB, path string) (storetest.Rows, map[string][]string) {
 
 // writeReleased writes testdata/released/SCHEMA.db for each schema in git's
 // history of the migrations: that schema's migrations applied as they were
-// then, then testdata/v5.db's rows on the columns the schema has.
+// then, testdata/v5.db's rows inserted once the schema they were written at
+// is reached (storetest.RowsVersion), on the columns it has.
 func writeReleased(t *testing.T) {
 	src, err := sql.Open("sqlite", fileDSN("testdata/v5.db", "_pragma=query_only(1)"))
 	if err != nil {
@@ -113,10 +114,14 @@ func writeReleased(t *testing.T) {
 		}
 		db.SetMaxOpenConns(1)
 		mustExec(t, db, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`)
-		for _, m := range r.Migrations {
-			mustExec(t, db, m.SQL)
-			mustExec(t, db, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name)
+		migrate := func(ms []storetest.Migration) {
+			for _, m := range ms {
+				mustExec(t, db, m.SQL)
+				mustExec(t, db, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name)
+			}
 		}
+		upTo, after := r.Split(storetest.RowsVersion)
+		migrate(upTo)
 		have := tablesOf(t, db)
 		for _, table := range storetest.ParentsFirst(source) {
 			cols := slices.DeleteFunc(slices.Clone(source[table]), func(c string) bool { return !slices.Contains(have[table], c) })
@@ -128,6 +133,7 @@ func writeReleased(t *testing.T) {
 			mustExec(t, db, "INSERT INTO "+table+" ("+list+") SELECT "+list+" FROM v5."+table)
 			mustExec(t, db, `DETACH DATABASE v5`)
 		}
+		migrate(after)
 		mustExec(t, db, `VACUUM`)
 		db.Close()
 		t.Logf("wrote %s (from %s)", path, r.Commit[:12])

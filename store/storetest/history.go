@@ -37,6 +37,24 @@ func (r ReleasedSchema) Name() string {
 	return strings.Join(vs, "-")
 }
 
+// RowsVersion is the schema testdata/v5's rows were written at. A fixture
+// applies its migrations up to it, then the rows, then the rest: as a store
+// that held those rows was upgraded, so that a migration filling a new
+// column from the rows already there (0011's open_game) fills it.
+const RowsVersion = 5
+
+// Split returns r's migrations up to version v and those after it.
+func (r ReleasedSchema) Split(v int) (upTo, after []Migration) {
+	i := len(r.Migrations)
+	for k, m := range r.Migrations {
+		if m.Version > v {
+			i = k
+			break
+		}
+	}
+	return r.Migrations[:i], r.Migrations[i:]
+}
+
 // ReleasedSchemas reads from git every set of migration files in dirs
 // (each a directory, relative to the repository's root, where the store's
 // migrations have lived) that commits on the first-parent line of HEAD

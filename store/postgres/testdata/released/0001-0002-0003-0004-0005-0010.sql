@@ -106,17 +106,6 @@ INSERT INTO schema_migrations (version, name) VALUES (4, '0004_clock_deadlines.s
 DROP INDEX handled_interactions_by_age;
 INSERT INTO schema_migrations (version, name) VALUES (5, '0005_prune_handled_by_id.sql');
 
--- 0010_indexes_for_a_year_of_games.sql
--- Reads that must not grow with the store once it holds a year of games
--- (docs/store.md, "A year of games"): the leaderboard walks its order
--- instead of sorting a scope's every player; a player's record and history
--- in one server come from one covering index, which also does what
--- result_players_by_player (its prefix) did.
-CREATE INDEX ratings_board ON ratings (scope, kind, (mu - 3 * sigma) DESC, player);
-CREATE INDEX result_players_by_scope ON result_players (scope, player, result_id, outcome);
-DROP INDEX result_players_by_player;
-INSERT INTO schema_migrations (version, name) VALUES (10, '0010_indexes_for_a_year_of_games.sql');
-
 INSERT INTO channel_tables (channel, guild, data, version, updated_at) VALUES ('200000000000000001', 'g', '\x7b226775696c64223a2267222c226368616e6e656c223a22323030303030303030303030303030303031222c2263726561746f72223a22313030303030303030303030303030303031222c2272756c6573223a7b22526f7773223a332c22436f6c73223a332c2257696e223a332c2247726176697479223a66616c73652c22506c6179657273223a327d2c22656e67696e65223a302c227365617473223a5b7b2275736572223a22313030303030303030303030303030303031222c22746f6b656e223a2258227d2c7b2275736572223a22313030303030303030303030303030303032222c22746f6b656e223a224f227d5d2c227068617365223a226f766572222c226d6f766573223a22302e302e3020312e312e3020302e302e3120312e312e3120302e302e32222c226e756d626572223a312c2263726561746564223a22323032362d31312d32325431323a30303a30305a222c2275706461746564223a22323032362d31312d32325431323a30303a30355a227d', '6', '2026-11-22 12:00:05+00');
 INSERT INTO channel_tables (channel, guild, data, version, updated_at) VALUES ('200000000000000002', 'g', '\x7b226775696c64223a2267222c226368616e6e656c223a22323030303030303030303030303030303032222c2263726561746f72223a22313030303030303030303030303030303031222c2272756c6573223a7b22526f7773223a332c22436f6c73223a332c2257696e223a332c2247726176697479223a66616c73652c22506c6179657273223a327d2c22656e67696e65223a302c227365617473223a5b7b2275736572223a22313030303030303030303030303030303031222c22746f6b656e223a2258227d2c7b2275736572223a22313030303030303030303030303030303032222c22746f6b656e223a224f227d5d2c227068617365223a22706c6179696e67222c226d6f766573223a22302e312e31222c226e756d626572223a312c2263726561746564223a22323032362d31312d32325431323a30303a30355a222c2275706461746564223a22323032362d31312d32325431323a30303a30365a222c22636c6f636b223a33302c22646561646c696e65223a22323032362d31312d32325431323a30303a33365a222c22636c6f636b5f6174223a317d', '2', '2026-11-22 12:00:06+00');
 INSERT INTO results (id, scope, rows_n, cols_n, win_n, gravity, moves, finished_at, channel, kind, tokens, record, reason) VALUES ('1', 'g', '3', '3', '3', 'false', '5', '2026-11-22 12:00:05+00', '200000000000000001', 'classic', 'X O', '0.0.0 1.1.0 0.0.1 1.1.1 0.0.2', '');
@@ -133,4 +122,16 @@ INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES ('g', 'classi
 INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES ('g', 'classic', '100000000000000002', '22.364610506859503', '8.06590141354368', '1');
 INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES ('1', 'g', '100000000000000001', '0', 'win', 'won', '0');
 INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES ('1', 'g', '100000000000000002', '1', 'loss', 'lost', '1');
+
+-- 0010_indexes_for_a_year_of_games.sql
+-- Reads that must not grow with the store once it holds a year of games
+-- (docs/store.md, "A year of games"): the leaderboard walks its order
+-- instead of sorting a scope's every player; a player's record and history
+-- in one server come from one covering index, which also does what
+-- result_players_by_player (its prefix) did.
+CREATE INDEX ratings_board ON ratings (scope, kind, (mu - 3 * sigma) DESC, player);
+CREATE INDEX result_players_by_scope ON result_players (scope, player, result_id, outcome);
+DROP INDEX result_players_by_player;
+INSERT INTO schema_migrations (version, name) VALUES (10, '0010_indexes_for_a_year_of_games.sql');
+
 SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);

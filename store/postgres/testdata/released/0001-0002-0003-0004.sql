@@ -116,4 +116,5 @@ INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES ('g', 'classi
 INSERT INTO ratings (scope, kind, player, mu, sigma, games) VALUES ('g', 'classic', '100000000000000002', '22.364610506859503', '8.06590141354368', '1');
 INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES ('1', 'g', '100000000000000001', '0', 'win', 'won', '0');
 INSERT INTO result_players (result_id, scope, player, seat, outcome, finish, place) VALUES ('1', 'g', '100000000000000002', '1', 'loss', 'lost', '1');
+
 SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);

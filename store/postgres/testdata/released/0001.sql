@@ -43,4 +43,5 @@ INSERT INTO channel_tables (channel, guild, data, version, updated_at) VALUES ('
 INSERT INTO results (id, scope, rows_n, cols_n, win_n, gravity, moves, finished_at) VALUES ('1', 'g', '3', '3', '3', 'false', '5', '2026-11-22 12:00:05+00');
 INSERT INTO result_players (result_id, scope, player, seat, outcome) VALUES ('1', 'g', '100000000000000001', '0', 'win');
 INSERT INTO result_players (result_id, scope, player, seat, outcome) VALUES ('1', 'g', '100000000000000002', '1', 'loss');
+
 SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT COALESCE(MAX(id), 0) + 1 FROM results), false);
