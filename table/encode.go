@@ -140,22 +140,10 @@ func appendTime(b []byte, t time.Time) (_ []byte, ok bool) {
 	return append(b, '"'), true
 }
 
-// appendStrings appends ss as a JSON array of strings.
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonstr.Append(b, s)
-	}
-	return append(b, ']')
-}
-
 func (c *challenge) appendFields(b []byte) (_ []byte, ok bool) {
 	if len(c.Invitees) > 0 {
 		b = append(b, `,"invitees":`...)
-		b = appendStrings(b, c.Invitees)
+		b = jsonstr.AppendArray(b, c.Invitees)
 	}
 	if !c.InviteExpires.IsZero() {
 		b = append(b, `,"invite_expires":`...)
@@ -165,7 +153,7 @@ func (c *challenge) appendFields(b []byte) (_ []byte, ok bool) {
 	}
 	if len(c.Challenged) > 0 {
 		b = append(b, `,"challenged":`...)
-		b = appendStrings(b, c.Challenged)
+		b = jsonstr.AppendArray(b, c.Challenged)
 	}
 	return b, true
 }

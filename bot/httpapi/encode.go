@@ -68,11 +68,11 @@ func appendFast(dst []byte, r *bot.WireResponse) ([]byte, bool) {
 			}
 			if len(m.Roles) > 0 {
 				dst = append(dst, `,"roles":`...)
-				dst = appendStrings(dst, m.Roles)
+				dst = jsonstr.AppendArray(dst, m.Roles)
 			}
 			if len(m.Users) > 0 {
 				dst = append(dst, `,"users":`...)
-				dst = appendStrings(dst, m.Users)
+				dst = jsonstr.AppendArray(dst, m.Users)
 			}
 			dst = append(dst, `,"replied_user":`...)
 			dst = strconv.AppendBool(dst, m.RepliedUser)
@@ -235,15 +235,4 @@ func appendType(dst []byte, t discordgo.ComponentType) []byte {
 	dst = append(dst, `,"type":`...)
 	dst = strconv.AppendInt(dst, int64(t), 10)
 	return append(dst, '}')
-}
-
-func appendStrings(dst []byte, ss []string) []byte {
-	dst = append(dst, '[')
-	for k, s := range ss {
-		if k > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonstr.Append(dst, s)
-	}
-	return append(dst, ']')
 }

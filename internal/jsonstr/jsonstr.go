@@ -61,3 +61,17 @@ func Append(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// AppendArray appends ss as a JSON array of strings, each as Append writes
+// it; an empty ss as [] (where encoding/json writes null for a nil slice,
+// the callers decide).
+func AppendArray(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = Append(dst, s)
+	}
+	return append(dst, ']')
+}

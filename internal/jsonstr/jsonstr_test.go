@@ -30,3 +30,17 @@ func check(t *testing.T, s string) {
 		t.Errorf("Append(%q) = %s, want %s", s, got[len("prefix"):], want)
 	}
 }
+
+// TestAppendArrayAsEncodingJSON: a list of strings, the same bytes as
+// encoding/json writes for a non-nil slice.
+func TestAppendArrayAsEncodingJSON(t *testing.T) {
+	for _, ss := range [][]string{{}, {"a"}, {"<x>", "\u2028", "\xff", ""}} {
+		want, err := json.Marshal(ss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendArray(nil, ss); string(got) != string(want) {
+			t.Errorf("AppendArray(%q) = %s, want %s", ss, got, want)
+		}
+	}
+}
