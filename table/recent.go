@@ -1,6 +1,6 @@
 package table
 
-import "math/bits"
+import "strconv"
 
 // recentCap is how many delivery IDs a sole writer remembers: Discord
 // retries an interaction within seconds, so the IDs of the last few
@@ -96,25 +96,9 @@ func (r *recentStrings) add(id string) {
 // most 2⁶⁴-1), so that two IDs have one key only when they are the same
 // string.
 func snowflakeKey(id string) (uint64, bool) {
-	if id == "" || len(id) > 20 || id[0] == '0' && len(id) > 1 {
+	if id == "" || id[0] == '0' && len(id) > 1 {
 		return 0, false
 	}
-	var n uint64
-	for i := 0; i < len(id); i++ {
-		d := uint64(id[i] - '0')
-		if d > 9 {
-			return 0, false
-		}
-		if i < 19 { // 19 digits always fit
-			n = n*10 + d
-			continue
-		}
-		hi, lo := bits.Mul64(n, 10)
-		lo, carry := bits.Add64(lo, d, 0)
-		if hi != 0 || carry != 0 {
-			return 0, false
-		}
-		n = lo
-	}
-	return n, true
+	n, err := strconv.ParseUint(id, 10, 64)
+	return n, err == nil
 }
