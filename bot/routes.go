@@ -164,7 +164,7 @@ func init() {
 		case e.route != RouteNone && e.command != "":
 			routeNames[e.route] = "/" + CommandName + " " + e.command
 		case e.route != RouteNone && e.button != "":
-			routeNames[e.route] = "button " + strings.Split(e.button, ":")[1]
+			routeNames[e.route] = "button " + buttonSegs[e.route][1]
 		}
 	}
 }
