@@ -15,6 +15,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -264,6 +265,16 @@ func (w *Writer) run(ops []*Op) {
 			op.Out = Result{Err: err}
 		}
 		op.done <- op.Out
+	}
+	if len(w.queue) > 0 {
+		// The ops just answered are runnable on this goroutine's
+		// processor, and the writer would go straight on to the next
+		// batch's statements there: they would wait for its sync, its
+		// next blocking call, or the other processor to steal them (a
+		// runtime trace at 16 channels: 0.4 ms a request). Yielding lets
+		// them write their replies first, and the writes that queue
+		// meanwhile join the next batch, whose COMMIT they share.
+		runtime.Gosched()
 	}
 }
 
