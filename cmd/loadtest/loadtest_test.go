@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,13 +31,22 @@ func TestMain(m *testing.M) {
 }
 
 // TestSmoke builds the real binary and drives a few requests a channel
-// through it and the bound: the tool works end to end. It measures nothing
-// and asserts no speed.
+// through it and the bound: the tool works end to end, and writes the bot's
+// CPU profile and execution trace when asked. It measures nothing and
+// asserts no speed.
 func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binary")
 	}
-	smoke(t, Config{DB: "sqlite"})
+	dir := t.TempDir()
+	cfg := Config{DB: "sqlite", CPUProfile: filepath.Join(dir, "bot.pprof"), Trace: filepath.Join(dir, "bot.trace")}
+	smoke(t, cfg)
+	for file, starts := range map[string]string{cfg.CPUProfile: "\x1f\x8b", cfg.Trace: "go 1."} {
+		b, err := os.ReadFile(file)
+		if err != nil || !strings.HasPrefix(string(b), starts) {
+			t.Errorf("%s: %d bytes beginning %q (%v), want %q first", file, len(b), b[:min(len(b), 8)], err, starts)
+		}
+	}
 }
 
 // TestSmokeButtons is TestSmoke with the moves played by pressing the

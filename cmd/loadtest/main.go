@@ -18,6 +18,7 @@
 //	go run ./cmd/loadtest -channels 16 -db postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 //	go run ./cmd/loadtest -channels 16 -phases 1 -phase 5m -rss 10s   (memory over a long load)
 //	go run ./cmd/loadtest -channels 64 -cpuprofile bot.pprof           (then go tool pprof bot.pprof)
+//	go run ./cmd/loadtest -channels 16 -trace bot.trace                (then go tool trace -pprof=sched bot.trace)
 //	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefill-finished 1000000 -prefill-open 100000 -prefill-only
 //	go run ./cmd/loadtest -db sqlite:///var/tmp/year.db -prefilled -prefill-finished 1000000 -prefill-open 100000 -reads world
 //
@@ -71,6 +72,7 @@ func main() {
 	flag.BoolVar(&cfg.NoBound, "no-bound", false, "drive the bot only (e.g. a long memory run)")
 	flag.BoolVar(&cfg.Buttons, "buttons", false, "play moves by pressing the board's column buttons, each press carrying the board message (default: /ttt move commands)")
 	flag.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write a CPU profile of the bot during its first phase to this file (PPROF_ADDR)")
+	flag.StringVar(&cfg.Trace, "trace", "", "write a 2 s execution trace of the bot in its first phase to this file (go tool trace; -pprof=sched shows what waited for a processor, and behind what)")
 	flag.StringVar(&logPath, "log", "", "append the bot's and the bound's stderr to this file (default: discarded)")
 	flag.IntVar(&cfg.Prefill.Finished, "prefill-finished", 0, "before the bot starts, write this many finished rated games, a year of them, into the fresh store (see -prefill-open)")
 	flag.IntVar(&cfg.Prefill.Open, "prefill-open", 0, "before the bot starts, write this many open games (some on clocks) into the fresh store")
@@ -127,6 +129,9 @@ type Config struct {
 	// CPUProfile, when set, is where the bot's CPU profile of its first
 	// phase goes (read from its PPROF_ADDR; `go tool pprof` reads it).
 	CPUProfile string
+	// Trace, when set, is where an execution trace of two seconds of the
+	// bot's first phase goes (`go tool trace` reads it).
+	Trace string
 	// Requests, when positive, ends each phase after this many requests a
 	// channel instead of after Phase (the smoke test).
 	Requests int

@@ -124,7 +124,7 @@ type servers struct {
 	// -no-bound.
 	bound, durable                  *exec.Cmd
 	botAddr, boundAddr, durableAddr string
-	pprofAddr                       string // the bot's profiler; empty without -cpuprofile
+	pprofAddr                       string // the bot's profiler; empty without -cpuprofile or -trace
 	key                             *testkit.Signer
 	client                          *http.Client
 	started                         time.Time     // when the bot's process was started
@@ -196,7 +196,7 @@ func (s *servers) chooseAddrs(cfg Config, dir string) ([]string, error) {
 	s.stopSink = stopSink
 	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "DISCORD_API_URL=http://" + sink + "/api/v10"},
 		testkit.BotEnv(s.botAddr, s.key.PublicHex(), s.db)...)
-	if cfg.CPUProfile != "" {
+	if cfg.CPUProfile != "" || cfg.Trace != "" {
 		if s.pprofAddr, err = testkit.FreeAddr(); err != nil {
 			return nil, err
 		}
@@ -340,21 +340,37 @@ func (s *servers) runPhases(ctx context.Context, cfg Config, chans []*channel, r
 }
 
 // botPhase is one phase of the bot, with what its store committed and its
-// RSS at the end. In the first phase (first) with cfg.CPUProfile, the bot's
-// CPU profile is written meanwhile; a failure to is only reported to
-// progress.
+// RSS at the end. In the first phase (first), the bot's CPU profile
+// (cfg.CPUProfile) and execution trace (cfg.Trace) are written meanwhile; a
+// failure to is only reported to progress.
 func (s *servers) botPhase(ctx context.Context, cfg Config, chans []*channel, first bool, progress io.Writer) Phase {
-	var profiled chan error
+	type fetched struct {
+		what string
+		err  error
+	}
+	var fetches chan fetched
+	n := 0
 	if first && s.pprofAddr != "" {
-		profiled = make(chan error, 1)
-		go func() { profiled <- cpuProfile(ctx, s.pprofAddr, cfg.Phase-time.Second, cfg.CPUProfile) }()
+		fetches = make(chan fetched, 2)
+		for _, f := range []struct {
+			what, file string
+			d          time.Duration
+		}{
+			{"profile", cfg.CPUProfile, cfg.Phase - time.Second},
+			{"trace", cfg.Trace, min(2*time.Second, cfg.Phase-time.Second)},
+		} {
+			if f.file != "" {
+				n++
+				go func() { fetches <- fetched{f.what, fetchProfile(ctx, s.pprofAddr, f.what, f.d, f.file)} }()
+			}
+		}
 	}
 	stored := botMetrics(s.client, s.botAddr)
 	p := s.drive(ctx, "bot", s.botAddr, chans, cfg.Phase, cfg.Requests)
 	p.Batches = batches(stored, botMetrics(s.client, s.botAddr))
-	if profiled != nil {
-		if err := <-profiled; err != nil {
-			fmt.Fprintln(progress, "  cpu profile:", err)
+	for range n {
+		if f := <-fetches; f.err != nil {
+			fmt.Fprintf(progress, "  %s: %v\n", f.what, f.err)
 		}
 	}
 	p.RSSKB = rssKB(s.bot.Process.Pid)
@@ -418,10 +434,11 @@ func build(ctx context.Context, dir string) (string, error) {
 	return bin, testkit.Build(ctx, filepath.Dir(gomod), bin)
 }
 
-// cpuProfile fetches a CPU profile of d from the bot's profiler into file.
-func cpuProfile(ctx context.Context, addr string, d time.Duration, file string) error {
+// fetchProfile fetches d of what (net/http/pprof's "profile", the CPU, or
+// "trace", an execution trace) from the bot's profiler into file.
+func fetchProfile(ctx context.Context, addr, what string, d time.Duration, file string) error {
 	secs := max(1, int(d.Seconds()))
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/profile?seconds="+strconv.Itoa(secs), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/"+what+"?seconds="+strconv.Itoa(secs), nil)
 	if err != nil {
 		return err
 	}
@@ -431,7 +448,7 @@ func cpuProfile(ctx context.Context, addr string, d time.Duration, file string) 
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("profile: %s", res.Status)
+		return fmt.Errorf("%s: %s", what, res.Status)
 	}
 	f, err := os.Create(file)
 	if err != nil {
