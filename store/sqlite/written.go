@@ -64,10 +64,11 @@ func (w *written) note(save table.Save, version int64) {
 	if w.m == nil {
 		w.m = make(map[string]rowState)
 	}
-	if prev, ok := w.m[save.Channel]; ok && prev.version > version {
+	prev, ok := w.m[save.Channel]
+	if ok && prev.version > version {
 		return
 	}
-	if _, ok := w.m[save.Channel]; !ok && len(w.m) >= maxWritten {
+	if !ok && len(w.m) >= maxWritten {
 		for ch := range w.m {
 			delete(w.m, ch)
 			break
