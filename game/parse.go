@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ParsePosition reads what a player typed as a move under r:
@@ -18,24 +19,24 @@ import (
 // It checks the position lies on the board but not whether it is free. Errors
 // match ErrBadPosition (unreadable) or ErrOutOfBounds.
 func ParsePosition(r Rules, s string) (Coord, error) {
-	nums, err := splitNumbers(s)
+	nums, n, err := splitNumbers(s)
 	if err != nil {
 		return Coord{}, err
 	}
 	switch {
-	case r.Gravity && len(nums) == 1:
+	case r.Gravity && n == 1:
 		if nums[0] < 0 || nums[0] >= r.Cols {
 			return Coord{}, fmt.Errorf("%w: column %d is not 0–%d", ErrOutOfBounds, nums[0], r.Cols-1)
 		}
 		return Coord{Col: nums[0]}, nil
 	case r.Gravity:
 		return Coord{}, fmt.Errorf("%w: %q: on a gravity board give one column number, like 3", ErrBadPosition, s)
-	case len(nums) == 1 && r.IsClassic():
+	case n == 1 && r.IsClassic():
 		if nums[0] < 0 || nums[0] > 8 {
 			return Coord{}, fmt.Errorf("%w: cell %d is not 0–8", ErrOutOfBounds, nums[0])
 		}
 		return Coord{nums[0] / 3, nums[0] % 3}, nil
-	case len(nums) != 2:
+	case n != 2:
 		return Coord{}, fmt.Errorf("%w: %q: give row,col, like 1,2", ErrBadPosition, s)
 	}
 	c := Coord{nums[0], nums[1]}
@@ -46,35 +47,63 @@ func ParsePosition(r Rules, s string) (Coord, error) {
 }
 
 // splitNumbers reads one or two integers separated by a comma and/or spaces,
-// optionally wrapped in parentheses or brackets.
-func splitNumbers(s string) ([]int, error) {
+// optionally wrapped in parentheses or brackets: n numbers, the first two
+// in nums. Its words are the words strings.Fields finds once the comma is
+// spaced out, read one by one rather than split into a slice: a move is
+// typed for every turn.
+func splitNumbers(s string) (nums [2]int, n int, err error) {
 	t := strings.TrimSpace(s)
 	if len(t) >= 2 && (t[0] == '(' && t[len(t)-1] == ')' || t[0] == '[' && t[len(t)-1] == ']') {
 		t = strings.TrimSpace(t[1 : len(t)-1])
 	}
 	if t == "" {
-		return nil, fmt.Errorf("%w: empty", ErrBadPosition)
+		return nums, 0, fmt.Errorf("%w: empty", ErrBadPosition)
 	}
 	if strings.Count(t, ",") > 1 {
-		return nil, fmt.Errorf("%w: %q has more than one comma", ErrBadPosition, s)
+		return nums, 0, fmt.Errorf("%w: %q has more than one comma", ErrBadPosition, s)
 	}
-	fields := strings.Fields(strings.Replace(t, ",", " , ", 1))
-	var nums []int
-	for i, f := range fields {
+	first := true
+	for rest := t; ; first = false {
+		f, after := nextWord(rest)
+		if f == "" {
+			break
+		}
+		rest = after
 		if f == "," {
-			if i == 0 || i == len(fields)-1 {
-				return nil, fmt.Errorf("%w: %q: a number is missing around the comma", ErrBadPosition, s)
+			if first || strings.TrimLeftFunc(rest, unicode.IsSpace) == "" {
+				return nums, 0, fmt.Errorf("%w: %q: a number is missing around the comma", ErrBadPosition, s)
 			}
 			continue
 		}
-		n, err := strconv.Atoi(f)
+		v, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %q is not a number", ErrBadPosition, f)
+			return nums, 0, fmt.Errorf("%w: %q is not a number", ErrBadPosition, f)
 		}
-		nums = append(nums, n)
+		if n < len(nums) {
+			nums[n] = v
+		}
+		n++
 	}
-	if len(nums) > 2 {
-		return nil, fmt.Errorf("%w: %q has more than two numbers", ErrBadPosition, s)
+	if n > 2 {
+		return nums, 0, fmt.Errorf("%w: %q has more than two numbers", ErrBadPosition, s)
 	}
-	return nums, nil
+	return nums, n, nil
+}
+
+// nextWord is the first word of s, as strings.Fields of s with its comma
+// spaced out would have it (a comma is a word of its own), and what
+// follows it; "" when s has none.
+func nextWord(s string) (word, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if s == "" {
+		return "", ""
+	}
+	if s[0] == ',' {
+		return s[:1], s[1:]
+	}
+	end := strings.IndexFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	if end < 0 {
+		end = len(s)
+	}
+	return s[:end], s[end:]
 }
