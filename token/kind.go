@@ -53,6 +53,12 @@ func (i Info) Emoji() bool { return i.Kind != Char }
 // emoji.
 func Describe(tok string) Info {
 	switch {
+	case len(tok) == 1 && tok[0] < utf8.RuneSelf:
+		// An ASCII character is never an emoji on its own (the ones Unicode
+		// lists, # * and the digits, are emoji only with U+FE0F after
+		// them): the common tokens, X and O, need no emoji table, and every
+		// reply asks about its seats' tokens.
+		return Info{Kind: Char, Text: tok}
 	case utf8.RuneCountInString(tok) <= 1:
 		if q, ok := twemoji.Qualified(tok); ok && q == tok {
 			return Info{Kind: Unicode, Text: tok}

@@ -385,3 +385,18 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// TestDescribeASCII: Describe's shortcut for one ASCII character says what
+// the emoji table says, for every one of them.
+func TestDescribeASCII(t *testing.T) {
+	for c := range utf8.RuneSelf {
+		tok := string(rune(c))
+		want := Info{Kind: Char, Text: tok}
+		if q, ok := twemoji.Qualified(tok); ok && q == tok {
+			want = Info{Kind: Unicode, Text: tok}
+		}
+		if got := Describe(tok); got != want {
+			t.Errorf("%q: %+v, the emoji table says %+v", tok, got, want)
+		}
+	}
+}
