@@ -142,7 +142,15 @@ func (t texts) grid(win Window, m marker) {
 	r := t.g.Rules()
 	l := measureFor(r, t.tok)
 	width := l.label + win.Cols*(l.cell+1) + 1
-	line := make([]rune, width)
+	// The line is on the stack when it is as short as a message's board
+	// lines are; a longer one (a file's wide board) is made for it.
+	var stack [128]rune
+	var line []rune
+	if width <= len(stack) {
+		line = stack[:width]
+	} else {
+		line = make([]rune, width)
+	}
 	tokenAt := func(col int) int { return l.label + (col-win.Left)*(l.cell+1) + l.cell }
 	blank := func() {
 		for i := range line {
