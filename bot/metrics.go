@@ -2,6 +2,7 @@ package bot
 
 import (
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +24,7 @@ const (
 	Refused
 	// Failed: something went wrong on the bot's side.
 	Failed
+	outcomeCount // the number of outcomes: keep last
 )
 
 // String names the outcome as the metrics label shows it.
@@ -37,6 +39,16 @@ type Metrics struct {
 	registry *prometheus.Registry
 	handled  *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// series are the counter and histogram of each label set seen,
+	// resolved once: WithLabelValues hashes the labels and looks them up
+	// under a lock every time, twice a request.
+	series [len(typeLabels)][routeCount + 1][outcomeCount]atomic.Pointer[series]
+}
+
+// series is one label set's counter and histogram.
+type series struct {
+	handled prometheus.Counter
+	latency prometheus.Observer
 }
 
 // NewMetrics returns the bot's metrics, with Go and process collectors.
@@ -75,15 +87,26 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
-// interactionTypes names Discord's interaction types for the type label.
-var interactionTypes = map[int]string{1: "ping", 2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
+// typeLabels name Discord's interaction types (by number) for the type
+// label; any other type is "other".
+var typeLabels = [...]string{"other", "ping", "command", "component", "autocomplete", "modal"}
 
 func (m *Metrics) observe(in *Interaction, outcome Outcome, d time.Duration) {
-	kind, ok := interactionTypes[int(in.Type)]
-	if !ok {
-		kind = "other"
+	kind := int(in.Type)
+	if kind <= 0 || kind >= len(typeLabels) {
+		kind = 0
 	}
-	route := in.Route.String()
-	m.handled.WithLabelValues(kind, route, outcome.String()).Inc()
-	m.latency.WithLabelValues(route, outcome.String()).Observe(d.Seconds())
+	route := min(int(in.Route), int(routeCount)) // String names them all "none" past the last
+	slot := &m.series[kind][route][outcome]
+	s := slot.Load()
+	if s == nil {
+		name := in.Route.String()
+		s = &series{
+			handled: m.handled.WithLabelValues(typeLabels[kind], name, outcome.String()),
+			latency: m.latency.WithLabelValues(name, outcome.String()),
+		}
+		slot.Store(s) // another request may store the same series: either will do
+	}
+	s.handled.Inc()
+	s.latency.Observe(d.Seconds())
 }

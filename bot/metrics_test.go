@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMetricsOutcomes: help is answered, not refused; a refusal and an
@@ -28,5 +29,27 @@ func TestMetricsOutcomes(t *testing.T) {
 	}
 	if strings.Contains(w.Body.String(), `outcome="refused",route="/ttt help"`) {
 		t.Error("help counted as a refusal")
+	}
+}
+
+// TestMetricsSeriesResolvedOnce: a label set's series, resolved at its
+// first request and kept, counts every later request too; an interaction
+// type Discord has not defined is "other", a route past the last "none".
+func TestMetricsSeriesResolvedOnce(t *testing.T) {
+	m := NewMetrics()
+	for range 3 {
+		m.observe(&Interaction{Type: 2, Route: RouteMove}, Accepted, time.Millisecond)
+	}
+	m.observe(&Interaction{Type: 99, Route: routeCount + 7}, Failed, time.Millisecond)
+	w := httptest.NewRecorder()
+	m.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, want := range []string{
+		`tttbot_interactions_total{outcome="accepted",route="/ttt move",type="command"} 3`,
+		`tttbot_interaction_duration_seconds_count{outcome="accepted",route="/ttt move"} 3`,
+		`tttbot_interactions_total{outcome="failed",route="none",type="other"} 1`,
+	} {
+		if !strings.Contains(w.Body.String(), want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }
