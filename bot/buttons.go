@@ -64,24 +64,33 @@ func components(w *locales.Speaker, t *table.Table) []discordgo.MessageComponent
 // cellRows lays out a button per cell as the board: row r of buttons is row
 // r of the board.
 func cellRows(t *table.Table, disabled bool) []discordgo.MessageComponent {
-	stamp := moveStamp(t)
-	return cellGrid(t.Game(), t.Tokens(), func(c game.Coord) string {
-		return buttonID(ButtonCell, stamp, strconv.Itoa(c.Row), strconv.Itoa(c.Col))
-	}, disabled)
+	return cellGrid(t.Game(), t.Tokens(), disabled, ButtonCell, moveStamp(t))
 }
 
-// cellGrid lays out a button per cell of g, each with the custom_id id
-// gives it: empty cells pressable unless disabled, taken ones showing their
-// player's token (tokens, by seat; an emoji token as the button's emoji) in
-// their player's colour, disabled.
-func cellGrid(g *game.Game, tokens []string, id func(game.Coord) string, disabled bool) []discordgo.MessageComponent {
+// cellGrid lays out a button per cell of g: empty cells pressable unless
+// disabled, taken ones showing their player's token (tokens, by seat; an
+// emoji token as the button's emoji) in their player's colour, disabled.
+// A cell's custom_id is route's, with values and then the cell's row and
+// column.
+func cellGrid(g *game.Game, tokens []string, disabled bool, route Route, values ...string) []discordgo.MessageComponent {
 	r := g.Rules()
-	var rows []discordgo.MessageComponent
-	for row := 0; row < r.Rows; row++ {
-		var buttons []discordgo.MessageComponent
-		for col := 0; col < r.Cols; col++ {
-			c := game.Coord{Row: row, Col: col}
-			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton, CustomID: id(c), Disabled: disabled}
+	var buf [boardIDBytes]byte
+	var ends [maxButtons]int
+	ids := boardIDs{buf: buf[:0], ends: ends[:0]}
+	for row := range r.Rows {
+		for col := range r.Cols {
+			ids = ids.add(route, values, strconv.Itoa(row), strconv.Itoa(col))
+		}
+	}
+	all := string(ids.buf)
+	// Every row's buttons in one backing array, each row a full slice of
+	// its own part of it.
+	buttons := make([]discordgo.MessageComponent, r.Rows*r.Cols)
+	rows := make([]discordgo.MessageComponent, r.Rows)
+	for row := range r.Rows {
+		for col := range r.Cols {
+			c, i := game.Coord{Row: row, Col: col}, row*r.Cols+col
+			btn := discordgo.Button{Label: emptyCellLabel, Style: discordgo.SecondaryButton, CustomID: ids.cut(all, i), Disabled: disabled}
 			if p := g.At(c); p != game.NoPlayer {
 				btn.Label = tokens[p]
 				if e := buttonEmoji(tokens[p]); e != nil {
@@ -92,9 +101,9 @@ func cellGrid(g *game.Game, tokens []string, id func(game.Coord) string, disable
 				btn.Style = playerStyles[p%len(playerStyles)]
 				btn.Disabled = true
 			}
-			buttons = append(buttons, btn)
+			buttons[i] = btn
 		}
-		rows = append(rows, discordgo.ActionsRow{Components: buttons})
+		rows[row] = discordgo.ActionsRow{Components: buttons[row*r.Cols : (row+1)*r.Cols : (row+1)*r.Cols]}
 	}
 	return rows
 }
@@ -103,40 +112,80 @@ func cellGrid(g *game.Game, tokens []string, id func(game.Coord) string, disable
 // number a player would type (and the mover's emoji token, if it is one:
 // where their emoji will drop), five to a row.
 func columnRows(t *table.Table) []discordgo.MessageComponent {
-	stamp := moveStamp(t)
 	g := t.Game()
 	var mover *discordgo.ComponentEmoji
 	if g.State() == game.Playing {
 		mover = buttonEmoji(t.Seats[g.Turn()].Token)
 	}
-	return columnButtons(g, mover, func(col int) string { return buttonID(ButtonColumn, stamp, strconv.Itoa(col)) })
+	return columnButtons(g, mover, ButtonColumn, moveStamp(t))
 }
 
 // columnButtons has a button per column of g that is not full, labelled
-// with its number and emoji (nil: none), with the custom_id id gives it,
-// five to a row.
-func columnButtons(g *game.Game, emoji *discordgo.ComponentEmoji, id func(col int) string) []discordgo.MessageComponent {
-	cols := g.Rules().Cols
-	rows := make([]discordgo.MessageComponent, 0, (cols+buttonsPerRow-1)/buttonsPerRow)
-	var row []discordgo.MessageComponent
-	for c := 0; c < cols; c++ {
-		if g.ColumnFull(c) {
-			continue
-		}
-		if row == nil {
-			row = make([]discordgo.MessageComponent, 0, buttonsPerRow)
-		}
-		row = append(row, discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: id(c), Emoji: emoji})
-		if len(row) == buttonsPerRow {
-			rows = append(rows, discordgo.ActionsRow{Components: row})
-			row = nil
+// with its number and emoji (nil: none), five to a row. A column's
+// custom_id is route's, with values and then the column.
+func columnButtons(g *game.Game, emoji *discordgo.ComponentEmoji, route Route, values ...string) []discordgo.MessageComponent {
+	var buf [boardIDBytes]byte
+	var ends [maxButtons]int
+	ids := boardIDs{buf: buf[:0], ends: ends[:0]}
+	var cols [maxColumns]int
+	open := cols[:0] // the columns that are not full
+	for c := range g.Rules().Cols {
+		if !g.ColumnFull(c) {
+			open = append(open, c)
+			ids = ids.add(route, values, strconv.Itoa(c))
 		}
 	}
-	if len(row) > 0 {
-		rows = append(rows, discordgo.ActionsRow{Components: row})
-	}
-	if len(rows) == 0 {
+	if len(open) == 0 {
 		return nil // every column full: no rows, as a message without buttons has
 	}
+	all := string(ids.buf)
+	// Every row's buttons in one backing array, each row a full slice of
+	// its own part of it, so that nothing appended to one runs into the next.
+	buttons := make([]discordgo.MessageComponent, len(open))
+	for i, c := range open {
+		buttons[i] = discordgo.Button{Label: strconv.Itoa(c), Style: discordgo.SecondaryButton, CustomID: ids.cut(all, i), Emoji: emoji}
+	}
+	rows := make([]discordgo.MessageComponent, 0, (len(open)+buttonsPerRow-1)/buttonsPerRow)
+	for len(buttons) > 0 {
+		n := min(buttonsPerRow, len(buttons))
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n:n]})
+		buttons = buttons[n:]
+	}
 	return rows
+}
+
+// boardIDs writes the custom_ids of a board's buttons one after another
+// into one buffer, to be cut from one string when all are written: a board
+// reply has a button a column or a cell, and one allocation then holds all
+// their IDs, not one each. Its caller gives it buffers on the stack, of
+// boardIDBytes and maxButtons, which a board of more grows on the heap.
+type boardIDs struct {
+	buf  []byte
+	ends []int // where each ID ends in buf
+}
+
+// The room a board's IDs get on the stack: a button for each of up to
+// maxButtons cells or columns, of some 20 bytes each ("ttt:cell:12.3:4:4").
+const (
+	maxButtons   = maxRows * buttonsPerRow
+	boardIDBytes = 1024
+)
+
+// add writes the next ID: route's, with values and then coords. It returns
+// the IDs, rather than changing them through a pointer, so that the
+// buffers can stay on the stack.
+func (ids boardIDs) add(route Route, values []string, coords ...string) boardIDs {
+	var all [8]string
+	ids.buf = appendButtonID(ids.buf, route, append(append(all[:0], values...), coords...)...)
+	ids.ends = append(ids.ends, len(ids.buf))
+	return ids
+}
+
+// cut is the i-th ID, cut from all, the string of buf.
+func (ids boardIDs) cut(all string, i int) string {
+	start := 0
+	if i > 0 {
+		start = ids.ends[i-1]
+	}
+	return all[start:ids.ends[i]]
 }

@@ -51,11 +51,11 @@ func accentOf(g *game.Game, open bool) int {
 // textDisplays cuts a message's text at its code blocks, which open and
 // close on lines of their own: the prose before a block, the block, the
 // prose after it. Joined with "\n" the parts are text again.
-//
-// Each part is cut from text, not copied: a board reply is laid out for
-// every move.
-func textDisplays(text string) []string {
-	var parts []string
+func textDisplays(text string) []string { return appendTextDisplays(nil, text) }
+
+// appendTextDisplays appends textDisplays(text) to parts. Each part is cut
+// from text, not copied: a board reply is laid out for every move.
+func appendTextDisplays(parts []string, text string) []string {
 	start := 0 // where the lines not yet in a part begin
 	flush := func(end int) {
 		if s := text[start:max(start, end)]; strings.TrimSpace(s) != "" {
@@ -89,17 +89,16 @@ func textDisplays(text string) []string {
 	return parts
 }
 
-// cardMessage is r as a Components V2 message. With withFiles the files are
-// rendered and the picture shown in a media gallery; without, r.NoFiles
-// says so in a text display of its own. Everything stays within Discord's
-// limits: the text is clipped to maxCardText, and when the components would
-// be more than maxCardComponents the move buttons go (a move can always be
-// typed), then the other rows.
-func (r Response) cardMessage(withFiles bool) *WireMessage {
-	m := &WireMessage{
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping},
-		Flags:           discordgo.MessageFlagsIsComponentsV2,
-	}
+// cardMessage is r as a Components V2 message, built in p. With withFiles
+// the files are rendered and the picture shown in a media gallery;
+// without, r.NoFiles says so in a text display of its own. Everything stays
+// within Discord's limits: the text is clipped to maxCardText, and when the
+// components would be more than maxCardComponents the move buttons go (a
+// move can always be typed), then the other rows.
+func (r Response) cardMessage(p *wireParts, withFiles bool) *WireMessage {
+	p.mentions = discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping}
+	m := &p.msg
+	*m = WireMessage{AllowedMentions: &p.mentions, Flags: discordgo.MessageFlagsIsComponentsV2}
 	if r.Ephemeral { // a puzzle's board: only the person solving it sees it
 		m.Flags |= discordgo.MessageFlagsEphemeral
 	}
@@ -114,10 +113,14 @@ func (r Response) cardMessage(withFiles bool) *WireMessage {
 	if len(text) > room && utf8.RuneCountInString(text) > room { // no more characters than bytes
 		text = clipLines(text, "…", room)
 	}
-	parts := textDisplays(text)
+	var partsStack [4]string // a board's text: the headline, the board, the status
+	parts := appendTextDisplays(partsStack[:0], text)
 	// Room for everything the container holds, so that nothing is copied
 	// as it grows: the texts, the note, the gallery and the rows.
-	inner := make([]discordgo.MessageComponent, 0, len(parts)+2+len(r.Components))
+	inner := p.inner[:0]
+	if n := len(parts) + 2 + len(r.Components); n > cap(inner) {
+		inner = make([]discordgo.MessageComponent, 0, n)
+	}
 	for _, s := range parts {
 		inner = append(inner, discordgo.TextDisplay{Content: s})
 	}
@@ -133,12 +136,13 @@ func (r Response) cardMessage(withFiles bool) *WireMessage {
 		m.attachFiles()
 	}
 	rows := fitRows(r.Components, countComponents(inner)+1)
-	accent := r.Accent
+	p.accent = r.Accent
 	all := append(inner, rows...)
 	if len(all) == 0 {
 		all = nil // as it always was: an empty container's components are null
 	}
-	m.Components = []discordgo.MessageComponent{discordgo.Container{AccentColor: &accent, Components: all}}
+	p.card[0] = discordgo.Container{AccentColor: &p.accent, Components: all}
+	m.Components = p.card[:]
 	return m
 }
 

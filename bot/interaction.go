@@ -121,8 +121,9 @@ type Interaction struct {
 	Focused         string // autocomplete: the option being typed
 	Vars            Vars   // a button's custom_id segments, typed by its route
 	placed          bool   // thread.go: /ttt new is opening its game in a new thread; open it here
-	options         map[string]*discordgo.ApplicationCommandInteractionDataOption
-	resolved        *discordgo.ApplicationCommandInteractionDataResolved
+	// options are the subcommand's, as sent (Interaction.option finds one).
+	options  []*discordgo.ApplicationCommandInteractionDataOption
+	resolved *discordgo.ApplicationCommandInteractionDataResolved
 }
 
 // parseInteraction reads a command, autocomplete or component interaction
@@ -177,10 +178,9 @@ func parseInteraction(i *discordgo.Interaction) (*Interaction, error) {
 	}
 	in.Route = route
 	in.resolved = data.Resolved
-	in.options = map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	in.options = sub.Options
 	declared := optionTypes()[name]
 	for _, o := range sub.Options {
-		in.options[o.Name] = o
 		if o.Focused {
 			in.Focused = o.Name
 		}
@@ -266,9 +266,21 @@ func guildInstalled(i *discordgo.Interaction) bool {
 	return ok
 }
 
+// option is the option called name, the last one so called if several
+// are; ok is false when there is none. A subcommand has a few options: a
+// scan of them costs less than a map made for every interaction.
+func (in *Interaction) option(name string) (o *discordgo.ApplicationCommandInteractionDataOption, ok bool) {
+	for i := len(in.options) - 1; i >= 0; i-- {
+		if o := in.options[i]; o.Name == name {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
 // Int returns an integer option, or def when absent.
 func (in *Interaction) Int(name string, def int) (int, error) {
-	o, ok := in.options[name]
+	o, ok := in.option(name)
 	if !ok {
 		return def, nil
 	}
@@ -282,13 +294,13 @@ func (in *Interaction) Int(name string, def int) (int, error) {
 
 // Has reports whether the option was given.
 func (in *Interaction) Has(name string) bool {
-	_, ok := in.options[name]
+	_, ok := in.option(name)
 	return ok
 }
 
 // Bool returns a boolean option, or false when absent or not a boolean.
 func (in *Interaction) Bool(name string) bool {
-	o, ok := in.options[name]
+	o, ok := in.option(name)
 	if !ok || o.Type != discordgo.ApplicationCommandOptionBoolean {
 		return false
 	}
@@ -298,7 +310,7 @@ func (in *Interaction) Bool(name string) bool {
 
 // String returns a string option, or "" when absent.
 func (in *Interaction) String(name string) string {
-	o, ok := in.options[name]
+	o, ok := in.option(name)
 	if !ok || o.Type != discordgo.ApplicationCommandOptionString {
 		return ""
 	}
@@ -322,7 +334,7 @@ func (in *Interaction) UserOrCaller(name string) (string, error) {
 // the option: Discord always resolves the users it sends, so anything else
 // is forged or broken, and must not seat (or rate) a made-up player.
 func (in *Interaction) UserOption(name string) (id string, isBot bool, ok bool, err error) {
-	o, found := in.options[name]
+	o, found := in.option(name)
 	if !found {
 		return "", false, false, nil
 	}

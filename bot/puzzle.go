@@ -217,13 +217,9 @@ func puzzleButtons(a progress.Attempt, g *game.Game) []discordgo.MessageComponen
 	var rows []discordgo.MessageComponent
 	switch {
 	case r.Gravity && r.Cols <= maxColumns && !a.Over:
-		rows = columnButtons(g, nil, func(col int) string {
-			return buttonID(ButtonPuzzleColumn, try, ply, strconv.Itoa(col))
-		})
+		rows = columnButtons(g, nil, ButtonPuzzleColumn, try, ply)
 	case !r.Gravity && r.Rows <= maxGridSide && r.Cols <= maxGridSide:
-		rows = cellGrid(g, gameTokens(g), func(c game.Coord) string {
-			return buttonID(ButtonPuzzleCell, try, ply, strconv.Itoa(c.Row), strconv.Itoa(c.Col))
-		}, a.Over)
+		rows = cellGrid(g, gameTokens(g), a.Over, ButtonPuzzleCell, try, ply)
 	}
 	if rows == nil {
 		rows = []discordgo.MessageComponent{} // an update clears the buttons

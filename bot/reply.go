@@ -164,19 +164,41 @@ func (r Response) InteractionResponse(withFiles bool) *WireResponse {
 	if r.Kind == Update {
 		kind = discordgo.InteractionResponseUpdateMessage
 	}
-	return &WireResponse{Type: kind, Data: r.message(withFiles)}
+	p := &wireParts{}
+	p.resp = WireResponse{Type: kind, Data: r.messageIn(p, withFiles)}
+	return &p.resp
+}
+
+// wireParts are the pieces of a reply's wire form that point at one
+// another and live exactly as long as the reply, allocated together rather
+// than one by one: a reply is built for every move. Nothing else points
+// into them, so the reply reads as if each were allocated on its own.
+type wireParts struct {
+	resp     WireResponse
+	msg      WireMessage
+	mentions discordgo.MessageAllowedMentions
+	accent   int                            // a card's colour, AccentColor points at it
+	card     [1]discordgo.MessageComponent  // a card's Components: its container
+	inner    [10]discordgo.MessageComponent // what the container holds, when that fits
 }
 
 // message is r's message body: a card (cardMessage), or classic content.
 func (r Response) message(withFiles bool) *WireMessage {
+	return r.messageIn(&wireParts{}, withFiles)
+}
+
+// messageIn is message, built in p.
+func (r Response) messageIn(p *wireParts, withFiles bool) *WireMessage {
 	if r.Card {
-		return r.cardMessage(withFiles)
+		return r.cardMessage(p, withFiles)
 	}
-	data := &WireMessage{
+	p.mentions = discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping}
+	data := &p.msg
+	*data = WireMessage{
 		Content:         r.Content,
 		Components:      r.Components,
 		Embeds:          r.Embeds,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Ping},
+		AllowedMentions: &p.mentions,
 	}
 	if r.Ephemeral {
 		data.Flags = discordgo.MessageFlagsEphemeral
@@ -233,9 +255,11 @@ func boardText(w *locales.Speaker, t *table.Table, headline, extra string, reser
 		focus = game.Coord{Row: r.Rows / 2, Col: r.Cols / 2}
 	}
 	// The window note may be needed; reserve its room (at its widest: three
-	// digits a number) before sizing the board.
-	note := windowLine(w, r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
-	fixed := utf8.RuneCountInString(headline) + utf8.RuneCountInString(status) + utf8.RuneCountInString(note) + len("\n```\n```\n\n") + layoutSlack + reserve
+	// digits a number) before sizing the board. It is only measured, so it
+	// is written on the stack.
+	var noteStack [256]byte
+	note := appendWindowLine(noteStack[:0], w, r, game.MaxSize, game.MaxSize, game.MaxSize, game.MaxSize)
+	fixed := utf8.RuneCountInString(headline) + utf8.RuneCountInString(status) + utf8.RuneCount(note) + len("\n```\n```\n\n") + layoutSlack + reserve
 	budget := MaxContent - fixed
 	if n := utf8.RuneCountInString(extra); extra != "" && budget-n > minBoardRoom {
 		budget -= n + 1

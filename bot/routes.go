@@ -236,30 +236,26 @@ func matchPattern(pattern string, segs []string) (Vars, bool) {
 // buttonID writes a custom_id for route from its pattern and values, in
 // the pattern's order.
 func buttonID(r Route, values ...string) string {
-	// Written straight into one builder of the right size: a board reply
-	// writes a button a column or a cell.
-	segs := buttonSegs[r]
-	size, n := len(segs)-1, 0
-	for _, seg := range segs {
-		if strings.HasPrefix(seg, "{") {
-			size += len(values[n])
-			n++
-		} else {
-			size += len(seg)
+	// Written into a buffer on the stack, as long as Discord allows a
+	// custom_id to be: the one allocation is the string.
+	var stack [100]byte
+	return string(appendButtonID(stack[:0], r, values...))
+}
+
+// appendButtonID appends buttonID(r, values...) to dst: a board's buttons
+// write their IDs one after another into one buffer (boardIDs).
+func appendButtonID(dst []byte, r Route, values ...string) []byte {
+	n := 0
+	for i, seg := range buttonSegs[r] {
+		if i > 0 {
+			dst = append(dst, ':')
 		}
-	}
-	var b strings.Builder
-	b.Grow(size)
-	n, sep := 0, ""
-	for _, seg := range segs {
-		b.WriteString(sep)
-		sep = ":"
 		if strings.HasPrefix(seg, "{") {
-			b.WriteString(values[n])
+			dst = append(dst, values[n]...)
 			n++
 			continue
 		}
-		b.WriteString(seg)
+		dst = append(dst, seg...)
 	}
-	return b.String()
+	return dst
 }

@@ -17,7 +17,16 @@ func mention(user string) string { return "<@" + user + ">" }
 
 // seatName is a player as shown in messages: token and who.
 func seatName(w *locales.Speaker, s table.Seat) string {
-	return w.SayArgs("seat", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
+	return w.SayArgs("seat", locales.Text("Token", s.Token), whoArg(w, "Who", s))
+}
+
+// whoArg is who(w, s) as the placeholder name's value: a mention written
+// straight into the sentence (every board reply names two players).
+func whoArg(w *locales.Speaker, name string, s table.Seat) locales.Arg {
+	if s.Kind.Computer() {
+		return locales.Text(name, computerName(w, s.Kind.String()))
+	}
+	return locales.Mention(name, s.User)
 }
 
 // who names a seat's occupant: a mention, or the computer and its level.
@@ -102,9 +111,9 @@ func statusLine(w *locales.Speaker, t *table.Table) string {
 	case game.Won:
 		s := t.Seats[g.Winner()]
 		if g.WinningLine() == nil {
-			return w.SayArgs("status.won_resigned", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
+			return w.SayArgs("status.won_resigned", locales.Text("Token", s.Token), whoArg(w, "Who", s))
 		}
-		return w.SayArgs("status.won", locales.Text("Token", s.Token), locales.Text("Who", who(w, s)))
+		return w.SayArgs("status.won", locales.Text("Token", s.Token), whoArg(w, "Who", s))
 	case game.Drawn:
 		return w.SayArgs("status.draw", locales.Num("Win", t.Rules.Win))
 	}
@@ -145,8 +154,23 @@ func userCoord(w *locales.Speaker, r game.Rules, c game.Coord) string {
 
 // windowLine explains which part of a big board a reply shows.
 func windowLine(w *locales.Speaker, r game.Rules, rowLo, rowHi, colLo, colHi int) string {
-	return w.SayArgs("status.window", locales.Num("RowLo", rowLo), locales.Num("RowHi", rowHi), locales.Num("ColLo", colLo), locales.Num("ColHi", colHi),
-		locales.Num("Rows", r.Rows), locales.Num("Cols", r.Cols))
+	args := windowArgs(r, rowLo, rowHi, colLo, colHi)
+	return w.SayArgs("status.window", args[:]...)
+}
+
+// appendWindowLine appends windowLine(w, r, rowLo, rowHi, colLo, colHi) to
+// dst: every reply measures the line at its widest to keep room for it,
+// and most never show it.
+func appendWindowLine(dst []byte, w *locales.Speaker, r game.Rules, rowLo, rowHi, colLo, colHi int) []byte {
+	args := windowArgs(r, rowLo, rowHi, colLo, colHi)
+	return w.AppendArgs(dst, "status.window", args[:]...)
+}
+
+// windowArgs are windowLine's placeholders, in an array: a slice returned
+// would be made on the heap.
+func windowArgs(r game.Rules, rowLo, rowHi, colLo, colHi int) [6]locales.Arg {
+	return [...]locales.Arg{locales.Num("RowLo", rowLo), locales.Num("RowHi", rowHi), locales.Num("ColLo", colLo), locales.Num("ColHi", colHi),
+		locales.Num("Rows", r.Rows), locales.Num("Cols", r.Cols)}
 }
 
 // moveLine is one line of the move list: number, token, where.

@@ -234,33 +234,61 @@ func (s *Speaker) SayN(key string, count int, data Data) string {
 // one that counts is looked up each time (its plural form depends on the
 // count, by go-i18n's rules), and so is a key en-US lacks.
 func (s *Speaker) say(key string, count any, data Data, args []Arg) string {
-	f, ok := s.said[key]
-	if !ok || count != nil {
-		f = find(s.loc, key, count)
+	if f := s.find(key, count); f.err == nil && f.sentence != nil {
+		return f.sentence.fill(data, args) // a sentence without placeholders is not copied
 	}
-	var text string
-	if f.sentence != nil {
-		text = f.sentence.fill(data, args)
+	return string(s.appendSay(nil, key, count, data, args))
+}
+
+// AppendArgs appends SayArgs(key, args...) to dst: the sentence without a
+// string of its own, for a caller that only measures it or writes it into
+// a larger text.
+func (s *Speaker) AppendArgs(dst []byte, key string, args ...Arg) []byte {
+	if args == nil {
+		args = []Arg{} // args, not data, even when there are none
 	}
-	if f.err == nil {
-		return text
-	}
-	// go-i18n already fell back to en-US for a message this locale lacks,
-	// and returned its text with the error; a broken template returns none.
-	// Logged once a message, not once a reply.
-	if _, seen := s.missed.LoadOrStore(key, true); !seen {
-		s.log.Warn("message missing or broken", "locale", s.locale, "key", key, "err", f.err)
-	}
-	if text != "" {
-		return text
-	}
-	if s.fallback != nil {
-		return s.fallback.say(key, count, data, args)
+	return s.appendSay(dst, key, nil, nil, args)
+}
+
+// appendSay appends what say returns to dst. A message missing or broken
+// in s's locale is logged, once a message, not once a reply; then en-US
+// says it; a key en-US lacks is said as itself.
+//
+// The fallback is a loop, not a call of the fallback's appendSay: a
+// function that calls itself makes the compiler keep dst on the heap, and
+// a caller's buffer on its stack would move there.
+func (s *Speaker) appendSay(dst []byte, key string, count any, data Data, args []Arg) []byte {
+	start := len(dst)
+	for sp := s; sp != nil; sp = sp.fallback {
+		f := sp.find(key, count)
+		if f.sentence != nil {
+			dst = f.sentence.appendFill(dst, data, args)
+		}
+		if f.err == nil {
+			return dst
+		}
+		// go-i18n already fell back to en-US for a message this locale
+		// lacks, and returned its text with the error; a broken template
+		// returns none.
+		if _, seen := sp.missed.LoadOrStore(key, true); !seen {
+			sp.log.Warn("message missing or broken", "locale", sp.locale, "key", key, "err", f.err)
+		}
+		if len(dst) > start {
+			return dst
+		}
 	}
 	// A key en-US lacks is a bug in the code that asks for it (package
 	// bot's TestMessageKeys catches it); showing the key tells a reader
 	// which sentence is missing.
-	return key
+	return append(dst, key...)
+}
+
+// find is what go-i18n finds for key and count (loaded.said, or asked).
+func (s *Speaker) find(key string, count any) found {
+	if f, ok := s.said[key]; ok && count == nil {
+		return f
+	}
+	return find(s.loc, key, count)
 }
 
 // localize asks go-i18n for a sentence, parsed as a sentence (sentence.go)

@@ -100,7 +100,11 @@ func (s *sentence) fill(values map[string]any, args []Arg) string {
 	// Filled in a buffer on the stack, one allocation (the string) for a
 	// sentence of up to its size: a reply says several sentences.
 	var stack [256]byte
-	b := stack[:0]
+	return string(s.appendFill(stack[:0], values, args))
+}
+
+// appendFill appends the sentence, filled as fill fills it, to b.
+func (s *sentence) appendFill(b []byte, values map[string]any, args []Arg) []byte {
 	for i, name := range s.names {
 		b = append(b, s.text[i]...)
 		if args != nil {
@@ -123,8 +127,7 @@ func (s *sentence) fill(values map[string]any, args []Arg) string {
 			b = fmt.Append(b, v)
 		}
 	}
-	b = append(b, s.text[len(s.names)]...)
-	return string(b)
+	return append(b, s.text[len(s.names)]...)
 }
 
 // appendArg writes the value args give name, the last one if several do,
@@ -132,29 +135,55 @@ func (s *sentence) fill(values map[string]any, args []Arg) string {
 func appendArg(b []byte, name string, args []Arg) []byte {
 	for i := len(args) - 1; i >= 0; i-- {
 		if a := args[i]; a.name == name {
-			if a.isNum {
-				return strconv.AppendInt(b, int64(a.num), 10)
-			}
-			return append(b, a.text...)
+			return a.appendValue(b)
 		}
 	}
 	return append(b, "<no value>"...)
 }
 
-// Arg is a placeholder's value for SayArgs: text (Text) or a whole number
-// (Num), written as Say writes a string or an int.
+// Arg is a placeholder's value for SayArgs: text (Text), a whole number
+// (Num) or a user's mention (Mention), written as Say writes a string or
+// an int.
 type Arg struct {
-	name  string
-	text  string
-	num   int
-	isNum bool
+	name string
+	kind argKind
+	text string // Text's text, Mention's user
+	num  int
 }
+
+// argKind is what an Arg's value is.
+type argKind uint8
+
+const (
+	argText argKind = iota
+	argNum
+	argMention
+)
 
 // Text is the placeholder name's value text.
 func Text(name, text string) Arg { return Arg{name: name, text: text} }
 
 // Num is the placeholder name's value n.
-func Num(name string, n int) Arg { return Arg{name: name, num: n, isNum: true} }
+func Num(name string, n int) Arg { return Arg{name: name, kind: argNum, num: n} }
+
+// Mention is the placeholder name's value a mention of the Discord user
+// whose ID is user, <@user>: what Text(name, "<@"+user+">") gives, written
+// into the sentence without that string being made first (every board
+// reply names its players).
+func Mention(name, user string) Arg { return Arg{name: name, kind: argMention, text: user} }
+
+// appendValue appends a's value to b.
+func (a Arg) appendValue(b []byte) []byte {
+	switch a.kind {
+	case argNum:
+		return strconv.AppendInt(b, int64(a.num), 10)
+	case argMention:
+		b = append(b, "<@"...)
+		b = append(b, a.text...)
+		return append(b, '>')
+	}
+	return append(b, a.text...)
+}
 
 // probe is template data that asks go-i18n which sentence it would fill:
 // the sentence records itself in found instead of being filled. Which
