@@ -85,20 +85,25 @@ func decodeInteraction(body []byte) (_ *discordgo.Interaction, fromThread bool, 
 // interaction is w as the discordgo type the bot serves, its data decoded
 // discordgo's way, by the interaction's type, whole.
 func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
-	i := &discordgo.Interaction{
-		ID: w.ID, AppID: w.AppID, Type: w.Type, Token: w.Token, GuildID: w.GuildID, ChannelID: w.ChannelID,
-		Locale: w.Locale, GuildLocale: w.GuildLocale,
-		AppPermissions: w.AppPermissions, AuthorizingIntegrationOwners: w.AuthorizingIntegrationOwners,
-	}
+	var i *discordgo.Interaction
 	if w.Member != nil {
-		i.Member = &discordgo.Member{Permissions: w.Member.Permissions}
+		b := new(memberInteraction)
+		i = &b.Interaction
+		i.Member = &b.member
+		i.Member.Permissions = w.Member.Permissions
 		if w.Member.Nick != nil {
 			i.Member.Nick = *w.Member.Nick
 		}
-		if w.Member.User != nil {
-			i.Member.User = w.Member.User.user()
+		if u := w.Member.User; u != nil {
+			b.user = discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
+			i.Member.User = &b.user
 		}
+	} else {
+		i = new(discordgo.Interaction)
 	}
+	i.ID, i.AppID, i.Type, i.Token, i.GuildID, i.ChannelID = w.ID, w.AppID, w.Type, w.Token, w.GuildID, w.ChannelID
+	i.Locale, i.GuildLocale = w.Locale, w.GuildLocale
+	i.AppPermissions, i.AuthorizingIntegrationOwners = w.AppPermissions, w.AuthorizingIntegrationOwners
 	if w.User != nil {
 		i.User = w.User.user()
 	}
@@ -108,10 +113,14 @@ func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
 	var err error
 	switch w.Type {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
-		i.Data, err = decodeData[discordgo.ApplicationCommandInteractionData](w.Data)
+		i.Data, err = readCommandData(w.Data) // dataread.go: as decodeData would
 	case discordgo.InteractionMessageComponent:
-		i.Data, err = decodeData[discordgo.MessageComponentInteractionData](w.Data)
+		i.Data, err = readComponentData(w.Data)
 	case discordgo.InteractionModalSubmit:
+		// By reflection: discordgo decodes a modal's data with its own
+		// UnmarshalJSON, its components through a type switch on unexported
+		// types that a hand reader would have to copy; and the bot opens no
+		// modals, so none comes on its hot path.
 		i.Data, err = decodeData[discordgo.ModalSubmitInteractionData](w.Data)
 	}
 	if err != nil {
@@ -120,16 +129,31 @@ func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
 	return i, nil
 }
 
+// memberInteraction is an interaction from a server (most are) with its
+// member and the member's user, allocated together: one allocation where
+// there would be three, on every such request. The bot copies what it
+// reads out of them, so none keeps the others alive for long.
+type memberInteraction struct {
+	discordgo.Interaction
+	member discordgo.Member
+	user   discordgo.User
+}
+
 func (u *wireUser) user() *discordgo.User {
 	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
 }
 
-// decodeData decodes an interaction's data as a T. Absent data is an
+// errNoData is an interaction of a type that has data, without it: an
 // error, as discordgo's own decoding makes it.
+var errNoData = errors.New("interaction without data")
+
+// decodeData decodes an interaction's data as a T by reflection. Absent
+// data is an error. The hand readers of dataread.go stand in for it on
+// commands and components; TestDataAsUnmarshal holds them to it.
 func decodeData[T any](raw json.RawMessage) (T, error) {
 	var v T
 	if len(raw) == 0 {
-		return v, errors.New("interaction without data")
+		return v, errNoData
 	}
 	err := json.Unmarshal(raw, &v)
 	return v, err

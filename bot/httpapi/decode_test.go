@@ -218,7 +218,7 @@ func readByTags(body []byte) (wireInteraction, bool, error) {
 
 // sameRead reports how read and readByTags differ on body ("" when they
 // agree): both refuse it, or both fill the same fields and say the same of
-// its channel.
+// its channel, and the data readers decode its data as json.Unmarshal does.
 func sameRead(body []byte) string {
 	want, wantThread, wantErr := readByTags(body)
 	var got wireInteraction
@@ -233,7 +233,7 @@ func sameRead(body []byte) string {
 	case !reflect.DeepEqual(got, want):
 		return fmt.Sprintf("read\n %+v\njson.Unmarshal\n %+v", got, want)
 	}
-	return ""
+	return sameData(got.Type, got.Data) // dataread_test.go
 }
 
 // readCases are bodies at the edges of encoding/json's rules for the

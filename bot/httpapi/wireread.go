@@ -26,14 +26,8 @@ import (
 // becomes U+FFFD. TestReadAsUnmarshal and FuzzRead hold it to
 // json.Unmarshal on wireInteraction.
 func (w *wireInteraction) read(body []byte) (fromThread bool, err error) {
-	r := readers.Get().(*reader)
-	defer func() {
-		r.buf, r.body = bytes.Buffer{}, nil // keep no request's bytes
-		r.dec.Reset(&r.buf)
-		readers.Put(r)
-	}()
-	r.body, r.buf = body, *bytes.NewBuffer(body)
-	r.dec.Reset(&r.buf, readOptions...)
+	r := borrowReader(body)
+	defer r.release()
 	fromThread, err = r.interaction(w)
 	if err != nil {
 		return false, err
@@ -49,12 +43,30 @@ var readOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontex
 
 // A reader reads one interaction; they are pooled, a request borrowing one.
 type reader struct {
-	body []byte       // the JSON, which raw values are cut from
-	buf  bytes.Buffer // body, which the decoder reads in place
-	dec  jsontext.Decoder
+	body  []byte       // the JSON, which raw values are cut from
+	buf   bytes.Buffer // body, which the decoder reads in place
+	dec   jsontext.Decoder
+	text  []byte      // a string being unquoted, kept to be reused
+	cache stringCache // the strings read, kept from request to request
 }
 
 var readers = sync.Pool{New: func() any { return new(reader) }}
+
+// borrowReader takes a reader from the pool, set to read body.
+func borrowReader(body []byte) *reader {
+	r := readers.Get().(*reader)
+	r.body, r.buf = body, *bytes.NewBuffer(body)
+	r.dec.Reset(&r.buf, readOptions...)
+	return r
+}
+
+// release puts r back in the pool, pinning no request's body (the strings
+// it keeps are copies, and few: see stringCache).
+func (r *reader) release() {
+	r.buf, r.body = bytes.Buffer{}, nil
+	r.dec.Reset(&r.buf)
+	readers.Put(r)
+}
 
 // errKind is a value of the wrong kind for its field.
 var errKind = errors.New("json: a value of the wrong kind")
@@ -111,14 +123,14 @@ func is(name, json string) bool { return name == json || strings.EqualFold(name,
 
 // str reads a string into *s; null leaves it.
 func (r *reader) str(s *string) error {
-	tok, err := r.dec.ReadToken()
+	v, err := r.dec.ReadValue()
 	switch {
 	case err != nil:
 		return err
-	case tok.Kind() == '"':
-		*s = tok.String()
-	case tok.Kind() != 'n':
-		return r.wrongKind(tok.Kind())
+	case v.Kind() == '"':
+		*s = r.string(v)
+	case v.Kind() != 'n':
+		return errKind
 	}
 	return nil
 }
@@ -126,21 +138,30 @@ func (r *reader) str(s *string) error {
 // strPtr reads a string into a new *s (reused if there is one); null sets
 // it to nil.
 func (r *reader) strPtr(s **string) error {
-	tok, err := r.dec.ReadToken()
+	v, err := r.dec.ReadValue()
 	switch {
 	case err != nil:
 		return err
-	case tok.Kind() == 'n':
+	case v.Kind() == 'n':
 		*s = nil
-	case tok.Kind() == '"':
+	case v.Kind() == '"':
 		if *s == nil {
 			*s = new(string)
 		}
-		**s = tok.String()
+		**s = r.string(v)
 	default:
-		return r.wrongKind(tok.Kind())
+		return errKind
 	}
 	return nil
+}
+
+// string is the JSON string v as Go holds it, as jsontext.Token.String
+// gives it (escapes decoded, invalid UTF-8 replaced by U+FFFD), but from
+// r's cache of strings where it can: a string the reader keeps is read as
+// a value, not a token, for its bytes.
+func (r *reader) string(v jsontext.Value) string {
+	r.text, _ = jsontext.AppendUnquote(r.text[:0], v) // the error is only the replaced UTF-8
+	return r.cache.make(r.text)
 }
 
 // locale reads a locale into a new *l (reused if there is one); null sets
