@@ -3,6 +3,8 @@ package httpapi
 import (
 	"strconv"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/bwmarrin/discordgo"
 	json "github.com/go-json-experiment/json/v1"
 )
@@ -56,112 +58,64 @@ func (r *reader) commandData(d *discordgo.ApplicationCommandInteractionData) err
 	if ok, err := r.open(); !ok {
 		return err
 	}
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		switch name := tok.String(); {
 		case is(name, "id"):
-			err = r.str(&d.ID)
+			return r.str(&d.ID)
 		case is(name, "name"):
-			err = r.str(&d.Name)
+			return r.str(&d.Name)
 		case is(name, "type"):
 			n := uint64(d.CommandType)
-			err = r.uint(&n, 8)
+			err := r.uint(&n, 8)
 			d.CommandType = discordgo.ApplicationCommandType(n)
+			return err
 		case is(name, "resolved"):
 			// Through a copy, which alone goes to the heap (json.Unmarshal
 			// keeps what it is given): d stays where its caller has it.
 			res := d.Resolved
-			err = r.unmarshal(&res)
+			err := r.unmarshal(&res)
 			d.Resolved = res
-		case is(name, "options"):
-			err = r.options(&d.Options)
-		case is(name, "target_id"):
-			err = r.str(&d.TargetID)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
 			return err
+		case is(name, "options"):
+			return r.options(&d.Options)
+		case is(name, "target_id"):
+			return r.str(&d.TargetID)
 		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
-// options reads a list of options, a subcommand's options nested in it.
-// A list read before is read into again (see the top of the file): its
-// elements up to its capacity are reused, and the list grows by append,
-// which gives the capacities reflection's growing gives.
+// options reads a list of options, a subcommand's options nested in it,
+// as list reads a list.
 func (r *reader) options(p *[]*discordgo.ApplicationCommandInteractionDataOption) error {
-	tok, err := r.dec.ReadToken()
-	switch {
-	case err != nil:
-		return err
-	case tok.Kind() == 'n':
-		*p = nil
-		return nil
-	case tok.Kind() != '[':
-		return r.wrongKind(tok.Kind())
-	}
-	s, n := (*p)[:cap(*p)], 0
-	for r.dec.PeekKind() != ']' {
-		if n == len(s) {
-			s = append(s, nil)
-			s = s[:cap(s)]
-		}
-		if err := r.option(&s[n]); err != nil {
-			return err
-		}
-		n++
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
-		return err
-	}
-	if n == 0 {
-		s = []*discordgo.ApplicationCommandInteractionDataOption{} // [] is an empty list, not none
-	}
-	*p = s[:n]
-	return nil
+	return list(r, p, r.option)
 }
 
 // option reads one option into *p, a new one unless one is there; null
 // sets it to nil.
 func (r *reader) option(p **discordgo.ApplicationCommandInteractionDataOption) error {
-	ok, err := r.open()
-	if !ok {
-		*p = nil
+	o, err := object(r, p)
+	if o == nil {
 		return err
 	}
-	if *p == nil {
-		*p = new(discordgo.ApplicationCommandInteractionDataOption)
-	}
-	o := *p
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		switch name := tok.String(); {
 		case is(name, "name"):
-			err = r.str(&o.Name)
+			return r.str(&o.Name)
 		case is(name, "type"):
 			n := uint64(o.Type)
-			err = r.uint(&n, 8)
+			err := r.uint(&n, 8)
 			o.Type = discordgo.ApplicationCommandOptionType(n)
-		case is(name, "value"):
-			err = r.value(&o.Value)
-		case is(name, "options"):
-			err = r.options(&o.Options)
-		case is(name, "focused"):
-			err = r.boolean(&o.Focused)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
 			return err
+		case is(name, "value"):
+			return r.value(&o.Value)
+		case is(name, "options"):
+			return r.options(&o.Options)
+		case is(name, "focused"):
+			return r.boolean(&o.Focused)
 		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
 // value reads an option's value as json.Unmarshal fills an interface{}:
@@ -214,36 +168,34 @@ func (r *reader) componentData(d *discordgo.MessageComponentInteractionData) err
 	if ok, err := r.open(); !ok {
 		return err
 	}
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		switch name := tok.String(); {
 		case is(name, "custom_id"):
-			err = r.str(&d.CustomID)
+			return r.str(&d.CustomID)
 		case is(name, "component_type"):
 			n := uint64(d.ComponentType)
-			err = r.uint(&n, strconv.IntSize) // a uint
+			err := r.uint(&n, strconv.IntSize) // a uint
 			d.ComponentType = discordgo.ComponentType(n)
+			return err
 		case is(name, "resolved"):
 			res := d.Resolved // as commandData does
-			err = r.unmarshal(&res)
+			err := r.unmarshal(&res)
 			d.Resolved = res
-		case is(name, "values"):
-			err = r.strs(&d.Values)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
 			return err
+		case is(name, "values"):
+			return list(r, &d.Values, r.str)
 		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
-// strs reads a list of strings, into a list read before as options does:
-// a null element leaves the string that is there.
-func (r *reader) strs(p *[]string) error {
+// list reads a list, each element by elem, into a list read before as the
+// top of the file says: its elements up to its capacity are read into
+// again (a null string element leaves the string there, an option's object
+// is merged into the option there), and the list grows by append, which
+// gives the capacities reflection's growing gives. [] is an empty list,
+// null none.
+func list[T any](r *reader, p *[]T, elem func(*T) error) error {
 	tok, err := r.dec.ReadToken()
 	switch {
 	case err != nil:
@@ -254,13 +206,14 @@ func (r *reader) strs(p *[]string) error {
 	case tok.Kind() != '[':
 		return r.wrongKind(tok.Kind())
 	}
+	var zero T
 	s, n := (*p)[:cap(*p)], 0
 	for r.dec.PeekKind() != ']' {
 		if n == len(s) {
-			s = append(s, "")
+			s = append(s, zero)
 			s = s[:cap(s)]
 		}
-		if err := r.str(&s[n]); err != nil {
+		if err := elem(&s[n]); err != nil {
 			return err
 		}
 		n++
@@ -269,7 +222,7 @@ func (r *reader) strs(p *[]string) error {
 		return err
 	}
 	if n == 0 {
-		s = []string{} // [] is an empty list, not none
+		s = []T{}
 	}
 	*p = s[:n]
 	return nil

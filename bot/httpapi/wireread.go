@@ -97,6 +97,38 @@ func (r *reader) next() (name jsontext.Token, more bool, err error) {
 	return name, err == nil, err
 }
 
+// members reads the rest of an object whose '{' open read, member by
+// member: read reads or skips the value of the member whose name is tok.
+// (The name is handed over as its token: a string made from it here would
+// be made on the heap, one made and only compared in read stays on the
+// stack.)
+func (r *reader) members(read func(tok jsontext.Token) error) error {
+	for {
+		tok, more, err := r.next()
+		if !more {
+			return err
+		}
+		if err := read(tok); err != nil {
+			return err
+		}
+	}
+}
+
+// object opens an object read into *p: the T already there is filled
+// again, else a new one; null sets *p to nil and gives nil, as does an
+// error.
+func object[T any](r *reader, p **T) (*T, error) {
+	ok, err := r.open()
+	if !ok {
+		*p = nil
+		return nil, err
+	}
+	if *p == nil {
+		*p = new(T)
+	}
+	return *p, nil
+}
+
 // skipRest skips the rest of a value whose first token, of kind k, was read.
 func (r *reader) skipRest(k jsontext.Kind) error {
 	if k != '{' && k != '[' {
@@ -241,143 +273,104 @@ func (r *reader) interaction(w *wireInteraction) (fromThread bool, err error) {
 	if ok, err := r.open(); !ok {
 		return false, err
 	}
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return fromThread, err
-		}
+	err = r.members(func(tok jsontext.Token) (err error) {
 		switch name := tok.String(); {
 		case is(name, "id"):
-			err = r.str(&w.ID)
+			return r.str(&w.ID)
 		case is(name, "application_id"):
-			err = r.str(&w.AppID)
+			return r.str(&w.AppID)
 		case is(name, "type"):
 			n := uint64(w.Type)
 			err = r.uint(&n, 8)
 			w.Type = discordgo.InteractionType(n)
+			return err
 		case is(name, "token"):
-			err = r.str(&w.Token)
+			return r.str(&w.Token)
 		case is(name, "guild_id"):
-			err = r.str(&w.GuildID)
+			return r.str(&w.GuildID)
 		case is(name, "channel_id"):
-			err = r.str(&w.ChannelID)
+			return r.str(&w.ChannelID)
 		case is(name, "locale"):
-			err = r.str((*string)(&w.Locale))
+			return r.str((*string)(&w.Locale))
 		case is(name, "guild_locale"):
-			err = r.locale(&w.GuildLocale)
+			return r.locale(&w.GuildLocale)
 		case is(name, "member"):
-			err = r.member(&w.Member)
+			return r.member(&w.Member)
 		case is(name, "user"):
-			err = r.user(&w.User)
+			return r.user(&w.User)
 		case is(name, "app_permissions"):
-			err = r.quotedInt(&w.AppPermissions)
+			return r.quotedInt(&w.AppPermissions)
 		case is(name, "authorizing_integration_owners"):
-			err = r.owners(&w.AuthorizingIntegrationOwners)
+			return r.owners(&w.AuthorizingIntegrationOwners)
 		case is(name, "message"):
-			err = r.message(&w.Message)
+			return r.message(&w.Message)
 		case is(name, "data"):
 			w.Data, err = r.raw()
+			return err
 		case is(name, "channel"):
 			fromThread, err = r.channel()
-		default:
-			err = r.dec.SkipValue()
+			return err
 		}
-		if err != nil {
-			return false, err
-		}
+		return r.dec.SkipValue()
+	})
+	if err != nil {
+		return false, err
 	}
+	return fromThread, nil
 }
 
 // member reads the member who acted (in a server): a pointer to one
 // already read is filled again, null sets it to nil.
 func (r *reader) member(p **wireMember) error {
-	ok, err := r.open()
-	if !ok {
-		*p = nil
+	m, err := object(r, p)
+	if m == nil {
 		return err
 	}
-	if *p == nil {
-		*p = &wireMember{}
-	}
-	m := *p
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		switch name := tok.String(); {
 		case is(name, "user"):
-			err = r.user(&m.User)
+			return r.user(&m.User)
 		case is(name, "nick"):
-			err = r.strPtr(&m.Nick)
+			return r.strPtr(&m.Nick)
 		case is(name, "permissions"):
-			err = r.quotedInt(&m.Permissions)
-		default:
-			err = r.dec.SkipValue()
+			return r.quotedInt(&m.Permissions)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
 // user reads a user, as member reads a member.
 func (r *reader) user(p **wireUser) error {
-	ok, err := r.open()
-	if !ok {
-		*p = nil
+	u, err := object(r, p)
+	if u == nil {
 		return err
 	}
-	if *p == nil {
-		*p = &wireUser{}
-	}
-	u := *p
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		switch name := tok.String(); {
 		case is(name, "id"):
-			err = r.str(&u.ID)
+			return r.str(&u.ID)
 		case is(name, "username"):
-			err = r.str(&u.Username)
+			return r.str(&u.Username)
 		case is(name, "global_name"):
-			err = r.str(&u.GlobalName)
-		default:
-			err = r.dec.SkipValue()
+			return r.str(&u.GlobalName)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
 // message reads the message a pressed button sits on, as member reads a
 // member: only its ID.
 func (r *reader) message(p **wireMessage) error {
-	ok, err := r.open()
-	if !ok {
-		*p = nil
+	m, err := object(r, p)
+	if m == nil {
 		return err
 	}
-	if *p == nil {
-		*p = &wireMessage{}
-	}
-	for {
-		tok, more, err := r.next()
-		if !more {
-			return err
-		}
+	return r.members(func(tok jsontext.Token) error {
 		if is(tok.String(), "id") {
-			err = r.str(&(*p).ID)
-		} else {
-			err = r.dec.SkipValue()
+			return r.str(&m.ID)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return r.dec.SkipValue()
+	})
 }
 
 // owners reads authorizing_integration_owners: an object whose names are
