@@ -95,7 +95,7 @@ func (w *wireInteraction) interaction() (*discordgo.Interaction, error) {
 			i.Member.Nick = *w.Member.Nick
 		}
 		if u := w.Member.User; u != nil {
-			b.user = discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
+			b.user = u.value()
 			i.Member.User = &b.user
 		}
 	} else {
@@ -139,8 +139,14 @@ type memberInteraction struct {
 	user   discordgo.User
 }
 
+// value is the user as discordgo has it.
+func (u *wireUser) value() discordgo.User {
+	return discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
+}
+
 func (u *wireUser) user() *discordgo.User {
-	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
+	v := u.value()
+	return &v
 }
 
 // errNoData is an interaction of a type that has data, without it: an
