@@ -381,32 +381,11 @@ func (s *servers) botPhase(ctx context.Context, cfg Config, chans []*channel, fi
 // for d (or requests a channel); only the bot's replies advance the games.
 func (s *servers) drive(ctx context.Context, kind, addr string, chans []*channel, d time.Duration, requests int) Phase {
 	proc := map[string]*exec.Cmd{"bot": s.bot, "bound": s.bound, "durable": s.durable}[kind]
-	before := cpuTime(proc)
+	before, machine := cpuTime(proc), sampleMachine()
 	p := runPhase(ctx, s.client, "http://"+addr+"/interactions", kind, chans, kind == "bot", d, requests)
 	p.CPU = cpuTime(proc) - before
+	p.Machine = sampleMachine().since(machine)
 	return p
-}
-
-// cpuTime is the CPU time (user and system) proc has used so far; 0 when
-// unknown.
-func cpuTime(proc *exec.Cmd) time.Duration {
-	if proc == nil || proc.Process == nil {
-		return 0
-	}
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(proc.Process.Pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// The fields after the command's closing parenthesis: utime and stime
-	// are the 12th and 13th, in clock ticks of 1/100 s (Linux's USER_HZ).
-	_, rest, _ := strings.Cut(string(raw), ") ")
-	f := strings.Fields(rest)
-	if len(f) < 13 {
-		return 0
-	}
-	user, _ := strconv.ParseInt(f[11], 10, 64)
-	sys, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(user+sys) * 10 * time.Millisecond
 }
 
 // scansSince stops the bot and returns the rows its statements read on
@@ -820,6 +799,7 @@ type Phase struct {
 	FirstError string
 	RSSKB      int           // the bot's RSS at the phase's end (bot phases)
 	CPU        time.Duration // the server's CPU time (user and system) during the phase
+	Machine    MachineCPU    // every process's CPU during the phase, the load tool's among them
 	Batches    Batches       // the bot's store during the phase (bot phases)
 }
 
@@ -831,6 +811,9 @@ func (p Phase) String() string {
 		p.Throughput(), ms(quantile(p.Latencies, 0.50)), ms(quantile(p.Latencies, 0.99)))
 	if p.CPU > 0 && len(p.Latencies) > 0 {
 		s += fmt.Sprintf("  cpu %.0fµs/req", float64(p.CPU.Microseconds())/float64(len(p.Latencies)))
+	}
+	if m := p.Machine.String(len(p.Latencies)); m != "" {
+		s += "  " + m
 	}
 	if p.RSSKB > 0 {
 		s += fmt.Sprintf("  rss %d kB", p.RSSKB)
@@ -930,6 +913,7 @@ func (r *Report) Pooled(kind string) Phase {
 			p.Presses += ph.Presses
 			p.Moves += ph.Moves
 			p.CPU += ph.CPU
+			p.Machine = p.Machine.add(ph.Machine)
 			p.Batches.Commits += ph.Batches.Commits
 			p.Batches.Writes += ph.Batches.Writes
 			p.Batches.Busy += ph.Batches.Busy
@@ -977,6 +961,12 @@ func (r *Report) Print(w io.Writer) {
 		ms(quantile(bot.Latencies, 0.5))/ms(quantile(durable.Latencies, 0.5)),
 		ms(quantile(bot.Latencies, 0.99))/ms(quantile(durable.Latencies, 0.99)),
 		durable.Throughput()/bound.Throughput())
+	if b, d := bot.Machine.PerRequest(len(bot.Latencies)), durable.Machine.PerRequest(len(durable.Latencies)); b > 0 && d > 0 {
+		// On a machine that is as busy in both phases, this is the
+		// throughput ratio: what is left of the gap is CPU a move.
+		fmt.Fprintf(w, "   machine CPU a move: bot %.0fµs, durable %.0fµs: durable/bot %.2f×   (busy %.0f%% and %.0f%%)\n",
+			us(b), us(d), float64(d)/float64(b), 100*bot.Machine.BusyShare(), 100*durable.Machine.BusyShare())
+	}
 }
 
 // printReads writes each read command's latencies over every reads phase.
