@@ -65,10 +65,7 @@ func (r *reader) commandData(d *discordgo.ApplicationCommandInteractionData) err
 		case is(name, "name"):
 			return r.str(&d.Name)
 		case is(name, "type"):
-			n := uint64(d.CommandType)
-			err := r.uint(&n, 8)
-			d.CommandType = discordgo.ApplicationCommandType(n)
-			return err
+			return readUint(r, &d.CommandType)
 		case is(name, "resolved"):
 			// Through a copy, which alone goes to the heap (json.Unmarshal
 			// keeps what it is given): d stays where its caller has it.
@@ -103,10 +100,7 @@ func (r *reader) option(p **discordgo.ApplicationCommandInteractionDataOption) e
 		case is(name, "name"):
 			return r.str(&o.Name)
 		case is(name, "type"):
-			n := uint64(o.Type)
-			err := r.uint(&n, 8)
-			o.Type = discordgo.ApplicationCommandOptionType(n)
-			return err
+			return readUint(r, &o.Type)
 		case is(name, "value"):
 			return r.value(&o.Value)
 		case is(name, "options"):
@@ -173,10 +167,7 @@ func (r *reader) componentData(d *discordgo.MessageComponentInteractionData) err
 		case is(name, "custom_id"):
 			return r.str(&d.CustomID)
 		case is(name, "component_type"):
-			n := uint64(d.ComponentType)
-			err := r.uint(&n, strconv.IntSize) // a uint
-			d.ComponentType = discordgo.ComponentType(n)
-			return err
+			return readUint(r, &d.ComponentType)
 		case is(name, "resolved"):
 			res := d.Resolved // as commandData does
 			err := r.unmarshal(&res)

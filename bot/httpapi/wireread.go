@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,19 +214,20 @@ func (r *reader) wrongKind(k jsontext.Kind) error {
 	return errKind
 }
 
-// uint reads a number that is a whole number within bits bits; null
-// leaves *n.
-func (r *reader) uint(n *uint64, bits int) error {
+// readUint reads a whole number into *p as json.Unmarshal fills a field of
+// p's type (discordgo's types and kinds, uint8 or uint): one out of its
+// range is an error, and null leaves *p.
+func readUint[T ~uint8 | ~uint](r *reader, p *T) error {
 	tok, err := r.dec.ReadToken()
 	switch {
 	case err != nil:
 		return err
 	case tok.Kind() == '0':
-		v, err := strconv.ParseUint(tok.String(), 10, bits)
+		v, err := strconv.ParseUint(tok.String(), 10, bits.Len64(uint64(^T(0))))
 		if err != nil {
 			return err
 		}
-		*n = v
+		*p = T(v)
 	case tok.Kind() != 'n':
 		return r.wrongKind(tok.Kind())
 	}
@@ -280,10 +282,7 @@ func (r *reader) interaction(w *wireInteraction) (fromThread bool, err error) {
 		case is(name, "application_id"):
 			return r.str(&w.AppID)
 		case is(name, "type"):
-			n := uint64(w.Type)
-			err = r.uint(&n, 8)
-			w.Type = discordgo.InteractionType(n)
-			return err
+			return readUint(r, &w.Type)
 		case is(name, "token"):
 			return r.str(&w.Token)
 		case is(name, "guild_id"):
